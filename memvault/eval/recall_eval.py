@@ -1,0 +1,172 @@
+"""``memvault eval recall``: replay conversations into a fresh vault and rank turns.
+
+Each conv_id is its own namespace; every turn is an episode (occurred at its session time,
+external id = turn_id, session = session_id), written session by session with the vault's
+clock at that session's time. Each question is recalled in its namespace with ``now`` =
+question_date when given, else the conversation's last session time. A fact hit counts
+through its source turns. recall@k = |gold ∩ top-k| / |gold|, averaged per category.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from memvault.errors import InvalidBatchError, InvalidInputError, Problem
+from memvault.interop.jsonl import parse_session_time, turn_to_episode
+from memvault.vault import MemVault
+
+ADVERSARIAL = "adversarial"
+
+
+@dataclass
+class EvalReport:
+    k: int
+    conversations: int = 0
+    turns: int = 0
+    questions: int = 0
+    scored: int = 0
+    per_category: dict[str, dict[str, float]] = field(default_factory=dict)
+    overall: float | None = None  # non-adversarial questions with evidence
+    overall_all: float | None = None
+    ingest_s: float = 0.0
+    recall_s: float = 0.0
+    dreamed: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def read_jsonl(path: str | Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    problems: list[Problem] = []
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {path}: {exc.strerror}", field="file") from exc
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(f"{path} is not UTF-8 (byte {exc.start})", field="file") from exc
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(Problem(f"{path}:{number}", f"not JSON: {exc.msg}"))
+            continue
+        if not isinstance(row, dict):
+            problems.append(Problem(f"{path}:{number}", "must be a JSON object"))
+            continue
+        missing = [key for key in required if key not in row]
+        if missing:
+            problems.append(Problem(f"{path}:{number}", f"missing {', '.join(missing)}"))
+            continue
+        rows.append(row)
+    if problems:
+        raise InvalidBatchError(problems, what=str(path))
+    return rows
+
+
+def namespace_for(conv_id: str) -> str:
+    cleaned = re.sub(r"[^A-Za-z0-9_.:@-]", "_", str(conv_id)).lstrip("_.:@-")
+    return (cleaned or "conv")[:128]
+
+
+def _sessions(turns: list[dict[str, Any]]) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """(conv_id, the episodes of one session) in the order sessions happened."""
+    grouped: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for row in turns:
+        grouped[(str(row["conv_id"]), str(row["session_id"]))].append(turn_to_episode(row))
+    order = sorted(grouped, key=lambda key: (key[0], grouped[key][0]["occurred_at"]))
+    for key in order:
+        yield key[0], grouped[key]
+
+
+def ingest_turns(
+    vault: MemVault, turns: list[dict[str, Any]], on_progress: Callable[[int], None] | None = None
+) -> dict[str, Any]:
+    last_time: dict[str, Any] = {}
+    for conv_id, episodes in _sessions(turns):
+        ns = namespace_for(conv_id)
+        when = max(e["occurred_at"] for e in episodes)
+        vault.write_many(episodes, namespace=ns, now=when)
+        last_time[conv_id] = max(when, last_time.get(conv_id, when))
+        if on_progress:
+            on_progress(len(episodes))
+    return last_time
+
+
+def ranked_turns(vault: MemVault, ns: str, question: str, k: int, now: Any) -> list[str]:
+    """Up to k distinct turn ids in rank order (facts count through their source turns)."""
+    hits = vault.recall(question, namespace=ns, k=min(3 * k, 1000), now=now)
+    source_ids = [i for h in hits for i in h.source_episode_ids]
+    external = {e.id: e.external_id for e in vault.store.get_episodes(ns, source_ids)}
+    ranked: list[str] = []
+    for episode_id in source_ids:
+        turn = external.get(episode_id)
+        if turn and turn not in ranked:
+            ranked.append(turn)
+        if len(ranked) == k:
+            break
+    return ranked
+
+
+def run_recall_eval(
+    vault: MemVault,
+    turns_path: str | Path,
+    questions_path: str | Path,
+    *,
+    k: int,
+    out: IO[str] | None,
+    after_ingest: Callable[[MemVault, list[str]], None] | None = None,
+    on_progress: Callable[[str, int, int], None] | None = None,
+) -> EvalReport:
+    turns = read_jsonl(turns_path, ("conv_id", "session_id", "turn_id", "text"))
+    questions = read_jsonl(questions_path, ("conv_id", "question_id", "question"))
+    report = EvalReport(k=k, turns=len(turns), questions=len(questions))
+    started = time.perf_counter()
+    last_time = ingest_turns(
+        vault, turns, (lambda n: on_progress("ingest", n, len(turns))) if on_progress else None
+    )
+    report.conversations = len(last_time)
+    if after_ingest is not None:
+        after_ingest(vault, [namespace_for(c) for c in last_time])
+        report.dreamed = True
+    report.ingest_s = time.perf_counter() - started
+    started = time.perf_counter()
+    scores: dict[str, list[float]] = defaultdict(list)
+    for q in questions:
+        conv = str(q["conv_id"])
+        if conv not in last_time:
+            raise InvalidInputError(
+                f"question {q['question_id']} names conversation {conv!r} that has no turns",
+                field="questions",
+            )
+        now = parse_session_time(q["question_date"]) if q.get("question_date") else last_time[conv]
+        ranked = ranked_turns(vault, namespace_for(conv), q["question"], k, now)
+        if out is not None:
+            out.write(json.dumps({"question_id": q["question_id"], "ranked": ranked}) + "\n")
+        gold = set(q.get("evidence_turn_ids") or [])
+        if gold:
+            scores[q.get("category_name") or "all"].append(len(gold & set(ranked)) / len(gold))
+        if on_progress:
+            on_progress("recall", 1, len(questions))
+    report.recall_s = time.perf_counter() - started
+    _summarise(report, scores)
+    return report
+
+
+def _summarise(report: EvalReport, scores: dict[str, list[float]]) -> None:
+    report.per_category = {
+        name: {"n": len(v), f"recall@{report.k}": round(sum(v) / len(v), 4)}
+        for name, v in sorted(scores.items())
+    }
+    everything = [s for v in scores.values() for s in v]
+    core = [s for name, v in scores.items() if name != ADVERSARIAL for s in v]
+    report.scored = len(everything)
+    report.overall = round(sum(core) / len(core), 4) if core else None
+    report.overall_all = round(sum(everything) / len(everything), 4) if everything else None

@@ -1,0 +1,1 @@
+"""The write path: normalise, gate exact duplicates, extract, embed, commit one batch."""

@@ -1,0 +1,60 @@
+"""What callers send to the write path, validated before anything is stored."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from memvault.kg.model import MemoryType
+
+
+class EpisodeIn(BaseModel):
+    """One memory to write. Unknown fields are refused so typos do not vanish silently."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: str = Field(description="The text; normalised and, past the limit, truncated.")
+    type: MemoryType = MemoryType.EPISODIC
+    speaker: str | None = Field(default=None, max_length=256)
+    session_id: str | None = Field(default=None, min_length=1, max_length=256)
+    external_id: str | None = Field(default=None, min_length=1, max_length=256)
+    occurred_at: datetime | None = Field(default=None, description="Default: now.")
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    permanent: bool = False
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("importance")
+    @classmethod
+    def _finite(cls, v: float) -> float:
+        if not math.isfinite(v):
+            raise ValueError("must be a finite number between 0 and 1")
+        return v
+
+
+class FactIn(BaseModel):
+    """A structured fact written directly, with the time it became true."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    subject: str = Field(min_length=1, max_length=256)
+    predicate: str = Field(min_length=1, max_length=128)
+    object: str = Field(min_length=1, max_length=1024)
+    statement: str | None = Field(default=None, description="Default: 'subject predicate object'.")
+    valid_at: datetime | None = Field(default=None, description="True from; default: now.")
+    invalid_at: datetime | None = None
+    confidence: float = Field(default=0.9, ge=0.0, le=1.0)
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    object_is_entity: bool = False
+    subject_type: str = "unknown"
+    session_id: str | None = None
+    source_episode_ids: list[str] = Field(default_factory=list)
+
+    @field_validator("confidence", "importance")
+    @classmethod
+    def _finite(cls, v: float) -> float:
+        if not math.isfinite(v):
+            raise ValueError("must be a finite number between 0 and 1")
+        return v

@@ -1,0 +1,57 @@
+"""Content normalisation: what every memory's text goes through before it is stored.
+
+- bytes must be UTF-8 (the error names the byte offset);
+- Unicode NFC; CRLF/CR → LF; control characters other than newline and tab removed;
+- runs of spaces and tabs → one space, lines stripped, 3+ blank lines → one blank line;
+- empty after that → error;
+- longer than the limit → cut at the last word boundary before it and marked with
+  ``TRUNCATION_MARKER`` followed by how many characters were cut.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from memvault.errors import InvalidInputError
+
+TRUNCATION_MARKER = " [… truncated"
+_SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b\u3000]+")
+_BLANKS = re.compile(r"\n{3,}")
+
+
+def decode(raw: bytes, *, field: str = "content") -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(
+            f"not valid UTF-8 (byte {exc.start}: {raw[exc.start : exc.start + 1]!r})",
+            field=field,
+            hint="re-encode the text as UTF-8",
+        ) from exc
+
+
+def normalize_content(raw: str | bytes, *, limit: int, field: str = "content") -> tuple[str, bool]:
+    """The stored form of ``raw`` and whether it was truncated."""
+    text = decode(raw, field=field) if isinstance(raw, bytes) else raw
+    if not isinstance(text, str):
+        raise InvalidInputError(f"must be text, got {type(text).__name__}", field=field)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInputError(
+            "contains unpaired surrogate characters", field=field, hint="send valid Unicode"
+        ) from exc
+    text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\r", "\n")
+    text = "".join(c for c in text if c in "\n\t" or unicodedata.category(c) != "Cc")
+    lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
+    text = _BLANKS.sub("\n\n", "\n".join(lines)).strip()
+    if not text:
+        raise InvalidInputError(
+            "is empty (after removing whitespace and control characters)", field=field
+        )
+    if len(text) <= limit:
+        return text, False
+    cut = text.rfind(" ", int(limit * 0.9), limit)
+    cut = cut if cut > 0 else limit
+    return f"{text[:cut]}{TRUNCATION_MARKER} {len(text) - cut} chars]", True

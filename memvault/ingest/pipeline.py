@@ -1,0 +1,433 @@
+"""The write path, one batch at a time: validate → normalise → exact-duplicate gate →
+extract (LLM port) → resolve entities → facts (new or reinforced) → embed → one commit.
+
+Nothing is stored unless the whole batch is valid and commits; a write is acknowledged only
+after its commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from memvault.clock import ensure_utc
+from memvault.embed import Embedder
+from memvault.errors import InvalidBatchError, InvalidInputError, Problem
+from memvault.ingest.inputs import EpisodeIn, FactIn
+from memvault.ingest.normalize import normalize_content
+from memvault.kg.model import (
+    Entity,
+    EntityType,
+    Episode,
+    Fact,
+    Mention,
+    Session,
+    content_hash,
+    normalize_name,
+)
+from memvault.kg.store import Batch, FactQuery, Store, VectorRecord
+from memvault.llm import LLM
+from memvault.llm.prompts import ExtractedFact, extract_v1
+
+
+@dataclass
+class WriteResult:
+    episode_ids: list[str]  # aligned with the input items; a duplicate maps to the stored one
+    created: int = 0
+    duplicates: int = 0
+    truncated: int = 0
+    entities_created: int = 0
+    facts_created: int = 0
+    facts_reinforced: int = 0
+    watermark: int = 0
+    fact_ids: list[str] = field(default_factory=list)
+
+
+def validation_message(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "record"
+        parts.append(f"{where}: {err['msg']}")
+    return "; ".join(parts)
+
+
+def parse_items(
+    items: Sequence[EpisodeIn | Mapping[str, Any]], labels: Sequence[str] | None = None
+) -> tuple[list[tuple[str, EpisodeIn]], list[Problem]]:
+    """Validate items; return the good ones with their labels and a problem per bad one."""
+    parsed: list[tuple[str, EpisodeIn]] = []
+    problems: list[Problem] = []
+    for i, item in enumerate(items):
+        where = labels[i] if labels else f"item {i}"
+        try:
+            good = item if isinstance(item, EpisodeIn) else EpisodeIn.model_validate(item)
+            parsed.append((where, good))
+        except ValidationError as exc:
+            problems.append(Problem(where, validation_message(exc)))
+    return parsed, problems
+
+
+class _Entities:
+    """Entity resolution within one batch: stored entities first, then new ones."""
+
+    def __init__(self, store: Store, namespace: str, now: datetime):
+        self.store, self.namespace, self.now = store, namespace, now
+        self.by_norm: dict[str, Entity] = {}
+        self.new: dict[str, Entity] = {}
+        self.touched: dict[str, Entity] = {}
+
+    def preload(self, names: Sequence[str]) -> None:
+        for entity in self.store.find_entities(self.namespace, names):
+            for n in entity.names():
+                self.by_norm.setdefault(normalize_name(n), entity)
+
+    def resolve(self, name: str, etype: str, seen_at: datetime) -> Entity:
+        norm = normalize_name(name) or name.lower()
+        entity = self.by_norm.get(norm)
+        if entity is None:
+            entity = Entity(
+                namespace=self.namespace,
+                name=name.strip(),
+                type=_entity_type(etype),
+                created_at=self.now,
+                last_seen_at=seen_at,
+            )
+            self.by_norm[norm] = entity
+            self.new[entity.id] = entity
+        elif entity.type == EntityType.UNKNOWN and etype != "unknown":
+            entity.type = _entity_type(etype)
+        if seen_at > entity.last_seen_at:
+            entity.last_seen_at = seen_at
+        if entity.id not in self.new:
+            self.touched[entity.id] = entity
+        return entity
+
+    def changed(self) -> list[Entity]:
+        return [*self.new.values(), *self.touched.values()]
+
+
+def _entity_type(value: str) -> EntityType:
+    try:
+        return EntityType(value.lower())
+    except ValueError:
+        return EntityType.UNKNOWN
+
+
+class _Facts:
+    """New facts of a batch, or reinforcement of a live identical one."""
+
+    def __init__(self, store: Store, namespace: str, now: datetime):
+        self.store, self.namespace, self.now = store, namespace, now
+        self.live: dict[tuple[str, str, str], Fact] = {}
+        self.loaded: set[str] = set()
+        self.created: dict[str, Fact] = {}
+        self.reinforced: dict[str, Fact] = {}
+
+    def _load(self, subject_id: str) -> None:
+        if subject_id in self.loaded:
+            return
+        self.loaded.add(subject_id)
+        for fact in self.store.list_facts(
+            self.namespace, FactQuery(subject_ids=[subject_id], limit=100_000)
+        ):
+            if fact.invalid_at is None:
+                self.live.setdefault(fact.key(), fact)
+
+    def add(self, candidate: Fact) -> Fact:
+        self._load(candidate.subject_id)
+        existing = self.live.get(candidate.key())
+        if existing is None:
+            self.live[candidate.key()] = candidate
+            self.created[candidate.id] = candidate
+            return candidate
+        existing.source_episode_ids = _union(
+            existing.source_episode_ids, candidate.source_episode_ids
+        )
+        existing.source_session_ids = _union(
+            existing.source_session_ids, candidate.source_session_ids
+        )
+        existing.confidence = max(existing.confidence, candidate.confidence)
+        if existing.id not in self.created:
+            existing.reinforced_count += 1
+            existing.last_reinforced_at = max(
+                candidate.valid_at, existing.last_reinforced_at or candidate.valid_at
+            )
+            self.reinforced[existing.id] = existing
+        return existing
+
+
+def _union(a: list[str], b: list[str]) -> list[str]:
+    return list(dict.fromkeys([*a, *b]))
+
+
+class Writer:
+    def __init__(self, *, store: Store, embedder: Embedder, llm: LLM, max_chars: int):
+        self.store, self.embedder, self.llm, self.max_chars = store, embedder, llm, max_chars
+
+    # -- episodes -------------------------------------------------------------------------
+    def write_episodes(
+        self,
+        namespace: str,
+        items: Sequence[EpisodeIn | Mapping[str, Any]],
+        *,
+        now: datetime,
+        labels: Sequence[str] | None = None,
+    ) -> WriteResult:
+        result = WriteResult(episode_ids=[])
+        episodes, problems = self._prepare(namespace, items, labels, now, result)
+        if problems:
+            raise InvalidBatchError(problems, what="the write")
+        fresh = self._gate(namespace, episodes, result)
+        if not fresh:
+            result.watermark = self.store.watermark(namespace)
+            return result
+        batch = Batch(namespace=namespace, episodes=fresh)
+        entities = _Entities(self.store, namespace, now)
+        facts = _Facts(self.store, namespace, now)
+        extractions = [
+            self.llm.complete(
+                extract_v1(e.content, speaker=e.speaker, subject_hint="user"),
+                call_site="ingest.extract",
+            )
+            for e in fresh
+        ]
+        entities.preload(
+            [x.name for ex in extractions for x in ex.entities]
+            + [f.subject for ex in extractions for f in ex.facts]
+        )
+        for episode, extraction in zip(fresh, extractions, strict=True):
+            mentioned = {
+                entities.resolve(x.name, x.type, episode.occurred_at).id: None
+                for x in extraction.entities
+            }
+            for entity_id in mentioned:
+                batch.mentions.append(
+                    Mention(namespace=namespace, episode_id=episode.id, entity_id=entity_id)
+                )
+            for xf in extraction.facts:
+                facts.add(self._fact_from_extraction(namespace, xf, episode, entities, now))
+        for entity_id in {m.entity_id for m in batch.mentions}:
+            found = entities.new.get(entity_id) or entities.touched.get(entity_id)
+            if found is not None:
+                found.mention_count += sum(1 for m in batch.mentions if m.entity_id == entity_id)
+        batch.sessions = self._sessions(namespace, fresh)  # also sets positions
+        batch.entities = entities.changed()
+        batch.facts = [*facts.created.values(), *facts.reinforced.values()]
+        batch.vectors = self._vectors(
+            fresh, list(facts.created.values()), list(entities.new.values())
+        )
+        result.watermark = self.store.apply(batch)
+        result.created = len(fresh)
+        result.entities_created = len(entities.new)
+        result.facts_created = len(facts.created)
+        result.facts_reinforced = len(facts.reinforced)
+        result.fact_ids = [f.id for f in batch.facts]
+        return result
+
+    def check(
+        self,
+        namespace: str,
+        items: Sequence[EpisodeIn | Mapping[str, Any]],
+        labels: Sequence[str] | None = None,
+        *,
+        now: datetime,
+    ) -> list[Problem]:
+        """What would make these items fail to write; writes nothing."""
+        return self._prepare(namespace, items, labels, now, WriteResult(episode_ids=[]))[1]
+
+    def _prepare(
+        self,
+        namespace: str,
+        items: Sequence[EpisodeIn | Mapping[str, Any]],
+        labels: Sequence[str] | None,
+        now: datetime,
+        result: WriteResult,
+    ) -> tuple[list[Episode], list[Problem]]:
+        parsed, problems = parse_items(items, labels)
+        episodes: list[Episode] = []
+        for where, item in parsed:
+            try:
+                episodes.append(self._episode(namespace, item, now, result))
+            except InvalidInputError as exc:
+                problems.append(Problem(where, str(exc)))
+        return episodes, problems
+
+    def _episode(
+        self, namespace: str, item: EpisodeIn, now: datetime, result: WriteResult
+    ) -> Episode:
+        text, truncated = normalize_content(item.content, limit=self.max_chars)
+        result.truncated += int(truncated)
+        occurred = ensure_utc(item.occurred_at) if item.occurred_at else now
+        speaker = item.speaker.strip() if item.speaker and item.speaker.strip() else None
+        return Episode(
+            namespace=namespace,
+            content=text,
+            type=item.type,
+            speaker=speaker,
+            session_id=item.session_id,
+            external_id=item.external_id,
+            content_hash=content_hash(namespace, item.session_id, speaker, text),
+            occurred_at=occurred,
+            created_at=now,
+            importance=item.importance,
+            permanent=item.permanent,
+            metadata={**item.metadata, **({"truncated": True} if truncated else {})},
+        )
+
+    def _gate(self, namespace: str, episodes: list[Episode], result: WriteResult) -> list[Episode]:
+        """Drop exact duplicates (same external id, or same words by the same speaker in the
+        same session), within the batch and against the store; map them to the kept id."""
+        by_external = self.store.episodes_by_external_id(
+            namespace, [e.external_id for e in episodes if e.external_id]
+        )
+        by_hash = self.store.episodes_by_hash(namespace, [e.content_hash for e in episodes])
+        fresh: list[Episode] = []
+        for e in episodes:
+            if e.external_id:
+                kept = by_external.get(e.external_id)
+            else:
+                kept = by_hash.get(e.content_hash)
+            if kept is not None:
+                result.duplicates += 1
+                result.episode_ids.append(kept)
+                continue
+            by_hash.setdefault(e.content_hash, e.id)
+            if e.external_id:
+                by_external[e.external_id] = e.id
+            fresh.append(e)
+            result.episode_ids.append(e.id)
+        return fresh
+
+    def _fact_from_extraction(
+        self,
+        namespace: str,
+        xf: ExtractedFact,
+        episode: Episode,
+        entities: _Entities,
+        now: datetime,
+    ) -> Fact:
+        subject = entities.resolve(
+            xf.subject,
+            "person" if xf.subject == episode.speaker else "unknown",
+            episode.occurred_at,
+        )
+        obj = (
+            entities.resolve(xf.object, "unknown", episode.occurred_at)
+            if xf.object_is_entity
+            else None
+        )
+        return Fact(
+            namespace=namespace,
+            subject_id=subject.id,
+            subject=subject.name,
+            predicate=xf.predicate,
+            object=xf.object,
+            object_id=obj.id if obj else None,
+            statement=xf.statement,
+            confidence=xf.confidence,
+            importance=episode.importance,
+            valid_at=episode.occurred_at,
+            created_at=now,
+            source_episode_ids=[episode.id],
+            source_session_ids=[episode.session_id] if episode.session_id else [],
+        )
+
+    def _sessions(self, namespace: str, episodes: list[Episode]) -> list[Session]:
+        grouped: dict[str, list[Episode]] = {}
+        for e in episodes:
+            if e.session_id:
+                grouped.setdefault(e.session_id, []).append(e)
+        stored = {s.id: s for s in self.store.get_sessions(namespace, list(grouped))}
+        out = []
+        for sid, members in grouped.items():
+            first = min(e.occurred_at for e in members)
+            last = max(e.occurred_at for e in members)
+            s = stored.get(sid) or Session(
+                id=sid, namespace=namespace, started_at=first, last_at=last
+            )
+            s.started_at, s.last_at = min(s.started_at, first), max(s.last_at, last)
+            for offset, e in enumerate(sorted(members, key=lambda m: m.occurred_at)):
+                e.position = s.episode_count + offset
+            s.episode_count += len(members)
+            out.append(s)
+        return out
+
+    def _vectors(
+        self, episodes: list[Episode], facts: list[Fact], entities: list[Entity]
+    ) -> list[VectorRecord]:
+        texts = (
+            [e.index_text() for e in episodes]
+            + [f.statement for f in facts]
+            + [e.name for e in entities]
+        )
+        if not texts:
+            return []
+        matrix = self.embedder.embed(texts)
+        kinds = ["episode"] * len(episodes) + ["fact"] * len(facts) + ["entity"] * len(entities)
+        ids = [e.id for e in episodes] + [f.id for f in facts] + [e.id for e in entities]
+        return [
+            VectorRecord(kind=kind, id=i, vector=matrix[row])  # type: ignore[arg-type]
+            for row, (kind, i) in enumerate(zip(kinds, ids, strict=True))
+        ]
+
+    # -- facts written directly -----------------------------------------------------------
+    def write_facts(
+        self, namespace: str, items: Sequence[FactIn | Mapping[str, Any]], *, now: datetime
+    ) -> list[Fact]:
+        parsed: list[FactIn] = []
+        problems: list[Problem] = []
+        for i, item in enumerate(items):
+            try:
+                fi = item if isinstance(item, FactIn) else FactIn.model_validate(item)
+            except ValidationError as exc:
+                problems.append(Problem(f"fact {i}", validation_message(exc)))
+                continue
+            valid = ensure_utc(fi.valid_at) if fi.valid_at else now
+            if fi.invalid_at is not None and ensure_utc(fi.invalid_at) <= valid:
+                problems.append(Problem(f"fact {i}", "invalid_at must be after valid_at"))
+                continue
+            parsed.append(fi)
+        if problems:
+            raise InvalidBatchError(problems, what="the facts")
+        entities = _Entities(self.store, namespace, now)
+        entities.preload([f.subject for f in parsed] + [f.object for f in parsed])
+        facts = _Facts(self.store, namespace, now)
+        out: list[Fact] = []
+        for fi in parsed:
+            valid = ensure_utc(fi.valid_at) if fi.valid_at else now
+            subject = entities.resolve(fi.subject, fi.subject_type, valid)
+            obj = entities.resolve(fi.object, "unknown", valid) if fi.object_is_entity else None
+            predicate_words = fi.predicate.replace("_", " ").strip()
+            out.append(
+                facts.add(
+                    Fact(
+                        namespace=namespace,
+                        subject_id=subject.id,
+                        subject=subject.name,
+                        predicate=fi.predicate,
+                        object=fi.object.strip(),
+                        object_id=obj.id if obj else None,
+                        statement=fi.statement
+                        or f"{subject.name} {predicate_words} {fi.object.strip()}",
+                        confidence=fi.confidence,
+                        importance=fi.importance,
+                        valid_at=valid,
+                        invalid_at=ensure_utc(fi.invalid_at) if fi.invalid_at else None,
+                        created_at=now,
+                        source_episode_ids=fi.source_episode_ids,
+                        source_session_ids=[fi.session_id] if fi.session_id else [],
+                    )
+                )
+            )
+        batch = Batch(
+            namespace=namespace,
+            entities=entities.changed(),
+            facts=[*facts.created.values(), *facts.reinforced.values()],
+            vectors=self._vectors([], list(facts.created.values()), list(entities.new.values())),
+        )
+        self.store.apply(batch)
+        return out

@@ -1,0 +1,205 @@
+"""RULE-BASED extraction: what the offline provider answers extraction prompts with.
+
+Named entities are capitalised word runs (the speaker is a person); facts come from common
+first-person statements ("I live in X", "I prefer X", "my manager is X", ...). It is precise
+on those forms and blind to everything else; a configured LLM does the general case. Pure
+functions, no I/O: the offline LLM provider calls :func:`extract`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memvault.llm.prompts import ExtractedEntity, ExtractedFact, Extraction
+
+_OBJ = r"(?P<obj>[^.,!?;:()\"]+?)"
+_END = (
+    r"(?=\s+(?:and|but|because|since|so|which|who|when|where|now|too|anymore|though|as|"
+    r"last|next|this|yesterday|today|tomorrow|recently|ago|remotely)\b|[.,!?;:()\"]|$)"
+)
+_INTENS = r"(?:really |also |still |absolutely |just |totally |so )?"
+
+
+@dataclass(frozen=True)
+class _Rule:
+    pattern: re.Pattern[str]
+    predicate: str  # "{rel}" is replaced by the named group ``rel``
+    template: str  # how the statement reads; {s} subject, {o} object, {rel} relation
+    confidence: float
+    object_is_entity: bool = False
+
+
+def _rule(
+    regex: str, predicate: str, template: str, confidence: float = 0.75, entity: bool = False
+) -> _Rule:
+    return _Rule(re.compile(regex + _END, re.IGNORECASE), predicate, template, confidence, entity)
+
+
+_RELATIONS = (
+    r"manager|boss|wife|husband|partner|girlfriend|boyfriend|sister|brother|mom|mother|dad|"
+    r"father|son|daughter|best friend|doctor|therapist|teacher|mentor|roommate|dog|cat|pet"
+)
+
+RULES: tuple[_Rule, ...] = (
+    _rule(
+        rf"\bI(?:'m| am)? {_INTENS}(?:live|living) in {_OBJ}",
+        "lives_in",
+        "{s} lives in {o}",
+        0.8,
+        True,
+    ),
+    _rule(
+        rf"\bI(?:'ve| have)? {_INTENS}(?:moved|relocated|am moving|'m moving) to {_OBJ}",
+        "lives_in",
+        "{s} lives in {o}",
+        0.75,
+        True,
+    ),
+    _rule(rf"\bI(?:'m| am) (?:originally )?from {_OBJ}", "from", "{s} is from {o}", 0.8, True),
+    _rule(
+        rf"\bI {_INTENS}(?:work|am working|'m working) (?:at|for) {_OBJ}",
+        "works_at",
+        "{s} works at {o}",
+        0.8,
+        True,
+    ),
+    _rule(rf"\bI work as an? {_OBJ}", "occupation", "{s} works as {o}", 0.8),
+    _rule(rf"\bI {_INTENS}prefer {_OBJ}", "prefers", "{s} prefers {o}", 0.75),
+    _rule(rf"\bI(?:'m| am) a (?:big|huge) fan of {_OBJ}", "likes", "{s} likes {o}", 0.7),
+    _rule(rf"\bI {_INTENS}(?:like|love|enjoy|adore) {_OBJ}", "likes", "{s} likes {o}", 0.65),
+    _rule(
+        rf"\bI {_INTENS}(?:hate|dislike|can't stand|cannot stand) {_OBJ}",
+        "dislikes",
+        "{s} dislikes {o}",
+        0.7,
+    ),
+    _rule(
+        rf"\bmy (?:favorite|favourite) (?P<rel>\w+(?: \w+)?) is {_OBJ}",
+        "favorite_{rel}",
+        "{s}'s favorite {rel} is {o}",
+        0.8,
+    ),
+    _rule(
+        rf"\bmy (?P<rel>{_RELATIONS})(?:'s name)? is {_OBJ}",
+        "{rel}",
+        "{s}'s {rel} is {o}",
+        0.8,
+        True,
+    ),
+    _rule(rf"\bmy name is {_OBJ}", "name", "{s}'s name is {o}", 0.9),
+    _rule(r"\bI(?:'m| am) (?P<obj>\d{1,3}) years old", "age", "{s} is {o} years old", 0.85),
+    _rule(rf"\bmy birthday is (?:on )?{_OBJ}", "birthday", "{s}'s birthday is {o}", 0.85),
+)
+
+# Capitalised words that start sentences or fill talk, never entities on their own.
+_COMMON = frozenset(
+    """
+    i i'm i've i'll i'd a an the my our your his her their its we you he she they it
+    this that these those what when where why how who which whose hey hi hello thanks
+    thank yes no yeah yep nope oh wow ok okay sure well so and but or if then also just
+    really great good nice cool awesome amazing love glad sorry please congrats
+    congratulations haha lol do does did is are was were be been have has had can could
+    would should will may might let let's there here not nothing something everything
+    anything all some any one two monday tuesday wednesday thursday friday saturday
+    sunday today tomorrow yesterday mr mrs ms dr by with for from to in on at of as
+    after before during about
+    """.split()
+)
+_MONTHS = frozenset(
+    """
+    january february march april may june july august september october november
+    december
+    """.split()
+)
+_CAP_RUN = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:of\s+|the\s+|de\s+|van\s+)?[A-Z][\w'’-]*)*")
+_PLACE_CUE = re.compile(r"\b(?:in|at|to|from|near|visit|visited|visiting)\s+$", re.IGNORECASE)
+_PERSON_CUE = re.compile(
+    rf"\bmy (?:{_RELATIONS}|friend|colleague|cousin|aunt|uncle)\s+$", re.IGNORECASE
+)
+_ORG_WORDS = frozenset(
+    """
+    inc corp corporation ltd llc company university college school institute hospital
+    bank church club association foundation agency
+    """.split()
+)
+_FIRST_PERSON = re.compile(r"\b(?:I|my)\b", re.IGNORECASE)
+
+
+def extract(text: str, *, speaker: str | None, subject_hint: str = "user") -> Extraction:
+    """Entities and first-person facts of one memory, by rule."""
+    subject = speaker or subject_hint
+    entities: dict[str, ExtractedEntity] = {}
+    if speaker:
+        entities[speaker.lower()] = ExtractedEntity(name=speaker, type="person")
+    for name, etype in _named_entities(text):
+        entities.setdefault(name.lower(), ExtractedEntity(name=name, type=etype))
+    facts = _facts(text, subject) if _FIRST_PERSON.search(text) else []
+    for fact in facts:
+        if fact.object_is_entity:
+            entities.setdefault(fact.object.lower(), ExtractedEntity(name=fact.object))
+    return Extraction(entities=list(entities.values()), facts=facts)
+
+
+def _named_entities(text: str) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    for match in _CAP_RUN.finditer(text):
+        words = match.group(0).split()
+        while words and words[0].lower().strip("'’") in _COMMON:
+            words.pop(0)
+        while words and words[-1].lower() in _COMMON:
+            words.pop()
+        if not words or (len(words) == 1 and words[0].lower() in _MONTHS):
+            continue
+        name = " ".join(words).rstrip("'’").removesuffix("'s").removesuffix("’s")
+        if len(name) < 2:
+            continue
+        found.append((name, _entity_type(text[: match.start()], words)))
+    return found
+
+
+def _entity_type(before: str, words: list[str]) -> str:
+    if words[-1].lower() in _ORG_WORDS:
+        return "organization"
+    if _PERSON_CUE.search(before):
+        return "person"
+    if _PLACE_CUE.search(before):
+        return "place"
+    return "unknown"
+
+
+def _facts(text: str, subject: str) -> list[ExtractedFact]:
+    out: list[ExtractedFact] = []
+    seen: set[tuple[str, str]] = set()
+    for rule in RULES:
+        for match in rule.pattern.finditer(text):
+            obj = _clean_object(match.group("obj"))
+            if not obj:
+                continue
+            groups = match.groupdict()
+            rel = (groups.get("rel") or "").lower()
+            predicate = rule.predicate.format(rel=rel.replace(" ", "_"))
+            if (predicate, obj.lower()) in seen:
+                continue
+            seen.add((predicate, obj.lower()))
+            out.append(
+                ExtractedFact(
+                    subject=subject,
+                    predicate=predicate,
+                    object=obj,
+                    statement=rule.template.format(s=subject, o=obj, rel=rel),
+                    confidence=rule.confidence,
+                    object_is_entity=rule.object_is_entity,
+                )
+            )
+    return out
+
+
+def _clean_object(raw: str) -> str:
+    words = raw.strip().split()
+    if len(words) > 1 and words[0].lower() == "to":
+        words = words[1:]
+    if not words or len(words) > 6:
+        return ""
+    obj = " ".join(words).strip(" '\"’")
+    return obj if any(c.isalnum() for c in obj) else ""

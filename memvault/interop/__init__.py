@@ -1,0 +1,1 @@
+"""Moving memories in and out: the logical dump (JSONL), the backup format."""

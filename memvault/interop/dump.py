@@ -1,0 +1,193 @@
+"""A namespace as JSONL: the logical dump, also the backup format.
+
+Line 1 is a header ``{"format": "memvault-dump", "version": 1, "namespace", "embedder",
+"dim"}``; each further line is ``{"type": session|entity|episode|mention|fact, "data": {...}}``
+or ``{"type": "vector", "kind", "id", "b64"}`` (float32, base64). Records come in a stable
+order, so two dumps of the same state are byte-identical. Import validates every line
+before writing anything, reuses vectors when the embedder matches and re-embeds otherwise,
+and upserts by id in one transaction (importing the same dump twice changes nothing).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+import numpy as np
+from pydantic import BaseModel, ValidationError
+
+from memvault.embed import Embedder
+from memvault.errors import InvalidBatchError, InvalidInputError, Problem
+from memvault.kg.model import Entity, Episode, Fact, Mention, Session, VectorKind
+from memvault.kg.store import Batch, Store, VectorRecord
+
+FORMAT = "memvault-dump"
+VERSION = 1
+_MODELS: dict[str, type[BaseModel]] = {
+    "session": Session,
+    "entity": Entity,
+    "episode": Episode,
+    "mention": Mention,
+    "fact": Fact,
+}
+
+
+@dataclass
+class DumpSummary:
+    namespace: str
+    counts: dict[str, int] = field(default_factory=dict)
+    reembedded: int = 0
+
+
+def export_namespace(
+    store: Store, namespace: str, out: IO[str], *, embedder_name: str, with_vectors: bool = True
+) -> DumpSummary:
+    summary = DumpSummary(namespace=namespace)
+    counts: Counter[str] = Counter()
+    header: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "namespace": namespace,
+        "embedder": embedder_name if with_vectors else None,
+    }
+    out.write(json.dumps(header, sort_keys=True) + "\n")
+    vector_ids: dict[str, list[str]] = {"episode": [], "fact": [], "entity": []}
+    for record in store.iter_records(namespace):
+        kind = _kind_of(record)
+        counts[kind] += 1
+        if kind in vector_ids:
+            vector_ids[kind].append(record.id)  # type: ignore[union-attr]
+        out.write(
+            json.dumps({"type": kind, "data": record.model_dump(mode="json")}, sort_keys=True)
+            + "\n"
+        )
+    if with_vectors:
+        for kind, ids in vector_ids.items():
+            vectors = store.get_vectors(namespace, kind, ids)  # type: ignore[arg-type]
+            for rid in ids:
+                if rid in vectors:
+                    counts["vector"] += 1
+                    b64 = base64.b64encode(vectors[rid].astype(np.float32).tobytes()).decode()
+                    out.write(
+                        json.dumps(
+                            {"type": "vector", "kind": kind, "id": rid, "b64": b64}, sort_keys=True
+                        )
+                        + "\n"
+                    )
+    summary.counts = dict(counts)
+    return summary
+
+
+def _kind_of(record: BaseModel) -> str:
+    for kind, model in _MODELS.items():
+        if type(record) is model:
+            return kind
+    raise TypeError(type(record).__name__)
+
+
+def _lines(source: IO[str]) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(source, start=1):
+        if line.strip():
+            yield number, line
+
+
+def import_namespace(
+    store: Store, source: IO[str], *, embedder: Embedder, namespace: str | None = None
+) -> DumpSummary:
+    """Load a dump; ``namespace`` renames it on the way in."""
+    lines = _lines(source)
+    first = next(lines, None)
+    if first is None:
+        raise InvalidInputError("the dump is empty", field="line 1")
+    header = _header(*first)
+    target = namespace or header["namespace"]
+    batch = Batch(namespace=target)
+    problems: list[Problem] = []
+    vectors: dict[tuple[str, str], np.ndarray] = {}
+    for number, line in lines:
+        try:
+            _load_line(line, target, batch, vectors)
+        except (ValueError, ValidationError, KeyError, TypeError) as exc:
+            problems.append(Problem(f"line {number}", _short(exc)))
+    if problems:
+        raise InvalidBatchError(problems, what="the dump")
+    summary = DumpSummary(
+        namespace=target,
+        counts={
+            "session": len(batch.sessions),
+            "entity": len(batch.entities),
+            "episode": len(batch.episodes),
+            "mention": len(batch.mentions),
+            "fact": len(batch.facts),
+        },
+    )
+    reuse = header.get("embedder") == embedder.name
+    texts: list[tuple[VectorKind, str, str]] = (
+        [("episode", e.id, e.index_text()) for e in batch.episodes]
+        + [("fact", f.id, f.statement) for f in batch.facts]
+        + [("entity", e.id, e.name) for e in batch.entities]
+    )
+    missing = [t for t in texts if not reuse or (t[0], t[1]) not in vectors]
+    if missing:
+        matrix = embedder.embed([t[2] for t in missing])
+        for row, (kind, rid, _) in enumerate(missing):
+            vectors[(kind, rid)] = matrix[row]
+        summary.reembedded = len(missing)
+    batch.vectors = [
+        VectorRecord(kind=kind, id=rid, vector=vectors[(kind, rid)]) for kind, rid, _ in texts
+    ]
+    store.apply(batch)
+    return summary
+
+
+def _header(number: int, line: str) -> dict[str, Any]:
+    try:
+        header = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(f"not JSON: {exc.msg}", field=f"line {number}") from exc
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise InvalidInputError(
+            f"not a memvault dump header (expected format {FORMAT!r})", field=f"line {number}"
+        )
+    if header.get("version") != VERSION:
+        raise InvalidInputError(
+            f"dump version {header.get('version')!r} is not supported",
+            field=f"line {number}",
+            hint=f"this memvault reads {VERSION}",
+        )
+    return header
+
+
+def _load_line(
+    line: str, target: str, batch: Batch, vectors: dict[tuple[str, str], np.ndarray]
+) -> None:
+    item = json.loads(line)
+    if not isinstance(item, dict):
+        raise ValueError("a line must be a JSON object")
+    kind = item.get("type")
+    if kind == "vector":
+        raw = np.frombuffer(base64.b64decode(item["b64"], validate=True), dtype=np.float32)
+        vectors[(item["kind"], item["id"])] = raw
+        return
+    model = _MODELS.get(kind or "")
+    if model is None:
+        raise ValueError(f"unknown record type {kind!r}")
+    record: Any = model.model_validate({**item["data"], "namespace": target})
+    {
+        "session": batch.sessions,
+        "entity": batch.entities,
+        "episode": batch.episodes,
+        "mention": batch.mentions,
+        "fact": batch.facts,
+    }[kind].append(record)
+
+
+def _short(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        err = exc.errors()[0]
+        return f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}"
+    return str(exc) or type(exc).__name__

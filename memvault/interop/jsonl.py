@@ -1,0 +1,118 @@
+"""Reading memories from JSONL and plain text, with line numbers for every problem.
+
+A JSONL line is an episode (the fields of ``EpisodeIn``) or, with ``"record": "fact"``, a
+fact (the fields of ``FactIn``). Lines in the evaluation contract's turn format
+(``conv_id, session_id, session_time_iso | session_time, turn_id, speaker, text``) are read
+as episodes too: text → content, turn_id → external_id, the session time → occurred_at.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from memvault.clock import ensure_utc
+from memvault.errors import Problem
+
+_TURN_KEYS = {
+    "conv_id",
+    "turn_id",
+    "session_time",
+    "session_time_iso",
+    "img_caption",
+    "blip_caption",
+    "query",
+    "dia_id",
+}
+
+
+@dataclass
+class ParsedLines:
+    episodes: list[dict[str, Any]] = field(default_factory=list)
+    episode_labels: list[str] = field(default_factory=list)
+    facts: list[dict[str, Any]] = field(default_factory=list)
+    fact_labels: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def parse_session_time(value: str) -> datetime:
+    """ISO 8601, or LoCoMo's ``1:56 pm on 8 May, 2023``."""
+    text = value.strip()
+    try:
+        return ensure_utc(datetime.fromisoformat(text.replace("Z", "+00:00")))
+    except ValueError:
+        pass
+    cleaned = re.sub(r"\s+", " ", text.replace(",", ", ")).replace(" ,", ",")
+    for fmt in ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y"):
+        try:
+            return ensure_utc(datetime.strptime(cleaned.upper(), fmt.upper()))
+        except ValueError:
+            continue
+    raise ValueError(f"{value!r} is not a date (use ISO 8601)")
+
+
+def turn_to_episode(row: dict[str, Any]) -> dict[str, Any]:
+    """The evaluation contract's turn → the fields of an episode."""
+    content = row.get("text", "")
+    caption = row.get("img_caption") or row.get("blip_caption")
+    if caption:
+        content = f"{content} [shared an image: {caption}]"
+    when = row.get("session_time_iso") or row.get("session_time")
+    out: dict[str, Any] = {"content": content}
+    if row.get("speaker"):
+        out["speaker"] = row["speaker"]
+    if row.get("session_id") is not None:
+        out["session_id"] = str(row["session_id"])
+    if row.get("turn_id") is not None:
+        out["external_id"] = str(row["turn_id"])
+    if when:
+        out["occurred_at"] = parse_session_time(str(when))
+    return out
+
+
+def parse_jsonl(raw: bytes) -> ParsedLines:
+    parsed = ParsedLines()
+    for number, line_bytes in enumerate(raw.split(b"\n"), start=1):
+        if not line_bytes.strip():
+            continue
+        where = f"line {number}"
+        try:
+            line = line_bytes.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            parsed.problems.append(Problem(where, f"not valid UTF-8 (byte {exc.start})"))
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            parsed.problems.append(Problem(where, f"not JSON: {exc.msg} at column {exc.colno}"))
+            continue
+        if not isinstance(row, dict):
+            parsed.problems.append(Problem(where, "must be a JSON object"))
+            continue
+        try:
+            _route(row, where, parsed)
+        except ValueError as exc:
+            parsed.problems.append(Problem(where, str(exc)))
+    return parsed
+
+
+def _route(row: dict[str, Any], where: str, parsed: ParsedLines) -> None:
+    if row.get("record") == "fact":
+        parsed.facts.append({k: v for k, v in row.items() if k != "record"})
+        parsed.fact_labels.append(where)
+        return
+    if ("text" in row and "content" not in row) or _TURN_KEYS & row.keys():
+        row = turn_to_episode(row)
+    parsed.episodes.append({k: v for k, v in row.items() if k != "record"})
+    parsed.episode_labels.append(where)
+
+
+def split_text(text: str, how: str) -> list[str]:
+    if how == "lines":
+        return [line for line in text.splitlines() if line.strip()]
+    if how == "paragraphs":
+        return [p for p in re.split(r"\n\s*\n", text) if p.strip()]
+    return [text] if text.strip() else []

@@ -1,0 +1,212 @@
+"""The knowledge-graph domain model: pure data, standard library and pydantic only.
+
+Times are timezone-aware UTC datetimes. A fact is bi-temporal: ``valid_at`` / ``invalid_at``
+say when it held *in the world*, ``created_at`` / ``expired_at`` when the vault learned and
+retired it. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import uuid
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+NAMESPACE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$"
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+class MemoryType(StrEnum):
+    """What kind of memory an episode is; each type decays at its own rate in recall."""
+
+    EPISODIC = "episodic"  # plain default: something that happened (a turn, an observation)
+    USER = "user"  # about the user: identity, preferences, standing facts
+    FEEDBACK = "feedback"  # the user's corrections and reactions
+    PROJECT = "project"  # work state that goes stale quickly
+    REFERENCE = "reference"  # documents, notes, looked-up material
+
+
+class Tier(StrEnum):
+    HOT = "hot"
+    WARM = "warm"
+    COLD = "cold"
+    FROZEN = "frozen"
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    id: str = Field(default_factory=new_id)
+    namespace: str = Field(pattern=NAMESPACE_PATTERN, description="Owner: a user or an agent.")
+
+
+class Session(Record):
+    """A conversation or work session; episodes point at it by ``id``."""
+
+    id: str = Field(min_length=1, max_length=256)
+    started_at: datetime
+    last_at: datetime
+    episode_count: int = 0
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class Episode(Record):
+    """A raw memory as it was written: a conversation turn, an observation, a note."""
+
+    content: str = Field(min_length=1)
+    type: MemoryType = MemoryType.EPISODIC
+    speaker: str | None = Field(default=None, description="Who said or produced it, if anyone.")
+    session_id: str | None = None
+    external_id: str | None = Field(
+        default=None, description="The caller's id (e.g. a turn id); unique within a namespace."
+    )
+    position: int | None = Field(
+        default=None, ge=0, description="Order within its session (0 = first); set on write."
+    )
+    content_hash: str = ""
+    occurred_at: datetime = Field(description="When it happened in the world.")
+    created_at: datetime = Field(description="When the vault stored it.")
+    expired_at: datetime | None = Field(default=None, description="When the vault retired it.")
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    access_count: int = Field(default=0, ge=0)
+    reinforced_count: int = Field(default=0, ge=0)
+    last_accessed: datetime | None = None
+    last_reinforced_at: datetime | None = None
+    cooldown_until: datetime | None = Field(
+        default=None, description="Snoozed: hidden from recall until this time."
+    )
+    tier: Tier = Tier.HOT
+    permanent: bool = Field(default=False, description="Never deleted by hygiene.")
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("importance")
+    @classmethod
+    def _finite(cls, v: float) -> float:
+        return _require_finite(v, "importance")
+
+    def index_text(self) -> str:
+        """The text the vector and keyword indexes see: who said it matters for recall."""
+        return f"{self.speaker}: {self.content}" if self.speaker else self.content
+
+
+class EntityType(StrEnum):
+    PERSON = "person"
+    PLACE = "place"
+    ORGANIZATION = "organization"
+    THING = "thing"
+    CONCEPT = "concept"
+    EVENT = "event"
+    UNKNOWN = "unknown"
+
+
+class Entity(Record):
+    """A node of the graph: someone or something memories talk about. Its embedding lives
+    in the store's vector index under kind ``entity``."""
+
+    name: str = Field(min_length=1, max_length=256)
+    type: EntityType = EntityType.UNKNOWN
+    aliases: list[str] = Field(default_factory=list)
+    created_at: datetime
+    last_seen_at: datetime
+    mention_count: int = Field(default=0, ge=0)
+
+    def names(self) -> list[str]:
+        return [self.name, *self.aliases]
+
+
+class Fact(Record):
+    """A bi-temporal statement ``subject —predicate→ object`` with its provenance."""
+
+    subject_id: str
+    subject: str = Field(description="The subject entity's name when the fact was written.")
+    predicate: str = Field(min_length=1, max_length=128)
+    object: str = Field(min_length=1, description="The object: an entity's name or a value.")
+    object_id: str | None = Field(default=None, description="Set when the object is an entity.")
+    statement: str = Field(min_length=1, description="The fact as one readable sentence.")
+    confidence: float = Field(default=0.8, ge=0.0, le=1.0)
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    valid_at: datetime = Field(description="True in the world from this time.")
+    invalid_at: datetime | None = Field(
+        default=None, description="True in the world until this time (None: still true)."
+    )
+    created_at: datetime = Field(description="When the vault learned it.")
+    expired_at: datetime | None = Field(
+        default=None, description="When the vault retired it (merged, culled); None: live."
+    )
+    source_episode_ids: list[str] = Field(default_factory=list)
+    source_session_ids: list[str] = Field(default_factory=list)
+    access_count: int = Field(default=0, ge=0)
+    reinforced_count: int = Field(default=0, ge=0)
+    last_accessed: datetime | None = None
+    last_reinforced_at: datetime | None = None
+    cooldown_until: datetime | None = None
+
+    @field_validator("confidence", "importance")
+    @classmethod
+    def _finite(cls, v: float, info: Any) -> float:
+        return _require_finite(v, info.field_name)
+
+    @field_validator("predicate")
+    @classmethod
+    def _predicate_form(cls, v: str) -> str:
+        return normalize_predicate(v)
+
+    def is_valid_at(self, at: datetime) -> bool:
+        """Held in the world at ``at`` and not retired by the vault."""
+        if self.expired_at is not None:
+            return False
+        if self.valid_at > at:
+            return False
+        return self.invalid_at is None or at < self.invalid_at
+
+    def key(self) -> tuple[str, str, str]:
+        return (self.subject_id, self.predicate, normalize_name(self.object))
+
+
+class Mention(BaseModel):
+    """An episode names an entity."""
+
+    model_config = ConfigDict(frozen=True)
+
+    namespace: str
+    episode_id: str
+    entity_id: str
+
+
+RecordKind = Literal["episode", "fact", "entity", "session"]
+VectorKind = Literal["episode", "fact", "entity"]
+
+
+def normalize_name(name: str) -> str:
+    """The form entity names are matched by: case- and space-insensitive, no articles."""
+    words = "".join(c if c.isalnum() or c in " '-" else " " for c in name.lower()).split()
+    if len(words) > 1 and words[0] in {"the", "a", "an"}:
+        words = words[1:]
+    return " ".join(words)
+
+
+def normalize_predicate(predicate: str) -> str:
+    cleaned = "".join(c if c.isalnum() else "_" for c in predicate.strip().lower())
+    return "_".join(part for part in cleaned.split("_") if part)
+
+
+def content_hash(namespace: str, session_id: str | None, speaker: str | None, text: str) -> str:
+    """The exact-duplicate key: the same words, said by the same speaker, in the same session."""
+    h = hashlib.blake2b(digest_size=16)
+    for part in (namespace, session_id or "", speaker or "", text):
+        h.update(part.encode("utf-8"))
+        h.update(b"\x1f")
+    return h.hexdigest()
+
+
+def _require_finite(value: float, name: str) -> float:
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return value

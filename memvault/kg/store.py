@@ -1,0 +1,201 @@
+"""The store port: durable records and indexed lookups, nothing more.
+
+Adapters (SQLite here; Cypher for Neo4j / FalkorDB) implement :class:`Store`; one contract
+suite (``tests/contract``) runs against each. Writes are values: a :class:`Batch` of upserts
+and deletes applied atomically; reads are lookups by id, by entity, vector top-k, keyword
+top-k and a changed-since watermark. Graph algorithms run in memory over what the store
+returns, not inside it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from memvault.kg.model import (
+    Entity,
+    Episode,
+    Fact,
+    Mention,
+    RecordKind,
+    Session,
+    VectorKind,
+)
+
+
+@dataclass(frozen=True)
+class VectorRecord:
+    kind: VectorKind
+    id: str
+    vector: np.ndarray  # float32, 1-D; the store keeps it unit-normalised
+
+
+@dataclass
+class Batch:
+    """Everything one logical write changes in a namespace, applied all-or-nothing.
+
+    Records are upserted by id (a full record replaces the stored one). ``deletes`` removes
+    records with their index entries, vectors and mentions.
+    """
+
+    namespace: str
+    sessions: list[Session] = field(default_factory=list)
+    episodes: list[Episode] = field(default_factory=list)
+    entities: list[Entity] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    mentions: list[Mention] = field(default_factory=list)
+    vectors: list[VectorRecord] = field(default_factory=list)
+    deletes: list[tuple[RecordKind, str]] = field(default_factory=list)
+
+    def is_empty(self) -> bool:
+        return not any(
+            (
+                self.sessions,
+                self.episodes,
+                self.entities,
+                self.facts,
+                self.mentions,
+                self.vectors,
+                self.deletes,
+            )
+        )
+
+
+@dataclass
+class Changes:
+    """What changed in a namespace after a watermark, and the watermark to ask from next."""
+
+    watermark: int
+    episodes: list[Episode]
+    facts: list[Fact]
+    entities: list[Entity]
+    sessions: list[Session]
+    deleted: list[tuple[RecordKind, str]]
+
+
+@dataclass(frozen=True)
+class FactQuery:
+    subject_ids: Sequence[str] | None = None
+    predicate: str | None = None
+    include_expired: bool = False
+    limit: int = 1000
+    offset: int = 0
+
+
+class Store(ABC):
+    """Durable records of every namespace. No method crosses namespaces."""
+
+    # -- writes ---------------------------------------------------------------------------
+    @abstractmethod
+    def apply(self, batch: Batch) -> int:
+        """Apply a batch atomically; return the namespace watermark it was written at."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[None]:
+        """Group several ``apply`` calls into one all-or-nothing transaction."""
+
+    # -- lookups by id --------------------------------------------------------------------
+    @abstractmethod
+    def get_episodes(self, namespace: str, ids: Sequence[str]) -> list[Episode]: ...
+
+    @abstractmethod
+    def get_facts(self, namespace: str, ids: Sequence[str]) -> list[Fact]: ...
+
+    @abstractmethod
+    def get_entities(self, namespace: str, ids: Sequence[str]) -> list[Entity]: ...
+
+    @abstractmethod
+    def get_sessions(self, namespace: str, ids: Sequence[str]) -> list[Session]: ...
+
+    @abstractmethod
+    def episodes_by_external_id(
+        self, namespace: str, external_ids: Sequence[str]
+    ) -> dict[str, str]:
+        """external id → episode id, for those that exist."""
+
+    @abstractmethod
+    def episodes_by_hash(self, namespace: str, hashes: Sequence[str]) -> dict[str, str]:
+        """content hash → id of the (first) stored episode with it, for those that exist."""
+
+    # -- graph lookups --------------------------------------------------------------------
+    @abstractmethod
+    def find_entities(self, namespace: str, names: Sequence[str]) -> list[Entity]:
+        """Entities whose normalised name or alias equals one of ``names`` (normalised)."""
+
+    @abstractmethod
+    def episodes_mentioning(
+        self, namespace: str, entity_ids: Sequence[str], limit: int
+    ) -> list[tuple[str, str]]:
+        """(episode id, entity id) pairs, most recent episodes first, at most ``limit``."""
+
+    @abstractmethod
+    def facts_about(
+        self, namespace: str, entity_ids: Sequence[str], include_expired: bool = False
+    ) -> list[Fact]:
+        """Facts whose subject or object is one of the entities."""
+
+    @abstractmethod
+    def list_facts(self, namespace: str, query: FactQuery) -> list[Fact]: ...
+
+    @abstractmethod
+    def list_episodes(
+        self, namespace: str, *, session_id: str | None = None, limit: int = 1000, offset: int = 0
+    ) -> list[Episode]:
+        """Episodes in (occurred_at, position, id) order."""
+
+    @abstractmethod
+    def session_neighbours(
+        self, namespace: str, episodes: Sequence[Episode], window: int
+    ) -> dict[str, list[str]]:
+        """episode id → ids of the episodes within ``window`` positions of it in its session
+        (itself excluded), in session order."""
+
+    # -- search ---------------------------------------------------------------------------
+    @abstractmethod
+    def vector_topk(
+        self, namespace: str, kind: VectorKind, query: np.ndarray, k: int
+    ) -> list[tuple[str, float]]:
+        """(id, cosine) of the k nearest vectors, best first. Exact, not approximate."""
+
+    @abstractmethod
+    def keyword_topk(
+        self, namespace: str, kind: VectorKind, terms: Sequence[str], k: int
+    ) -> list[tuple[str, float]]:
+        """(id, score) of the k best keyword matches of any of ``terms`` (higher is better)."""
+
+    @abstractmethod
+    def get_vectors(
+        self, namespace: str, kind: VectorKind, ids: Sequence[str]
+    ) -> dict[str, np.ndarray]: ...
+
+    # -- change feed, inventory -----------------------------------------------------------
+    @abstractmethod
+    def changed_since(self, namespace: str, watermark: int) -> Changes: ...
+
+    @abstractmethod
+    def watermark(self, namespace: str) -> int: ...
+
+    @abstractmethod
+    def namespaces(self) -> list[str]: ...
+
+    @abstractmethod
+    def counts(self, namespace: str) -> dict[str, int]:
+        """Numbers of episodes, facts (live / all), entities, sessions, mentions, vectors."""
+
+    @abstractmethod
+    def iter_records(self, namespace: str) -> Iterator[Session | Episode | Entity | Fact | Mention]:
+        """Every record of a namespace in a stable order (sessions, entities, episodes,
+        mentions, facts; each by id): the logical dump."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,47 @@
+"""The offline provider: deterministic answers computed from a prompt's structured inputs.
+
+It is the default when no model is configured, and what tests use. Each prompt name maps
+to a rule-based handler; a prompt without one is an error, not a silent empty answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+from memvault.errors import LLMError
+from memvault.llm.port import Prompt, T, UsageLedger
+
+Handler = Callable[[Mapping[str, Any]], BaseModel]
+
+
+def _extract(inputs: Mapping[str, Any]) -> BaseModel:
+    from memvault.ingest.rules import extract
+
+    return extract(inputs["text"], speaker=inputs["speaker"], subject_hint=inputs["subject_hint"])
+
+
+DEFAULT_HANDLERS: dict[str, Handler] = {"extract": _extract}
+
+
+class OfflineProvider:
+    name = "offline (rule-based)"
+
+    def __init__(self, handlers: Mapping[str, Handler] | None = None):
+        self.handlers = {**DEFAULT_HANDLERS, **(handlers or {})}
+        self.usage = UsageLedger()
+
+    def complete(self, prompt: Prompt[T], *, call_site: str) -> T:
+        handler = self.handlers.get(prompt.name)
+        if handler is None:
+            self.usage.record(call_site, failed=True)
+            raise LLMError(
+                f"the offline provider has no rule for prompt {prompt.id}", call_site=call_site
+            )
+        answer = handler(prompt.inputs)
+        self.usage.record(call_site)
+        if not isinstance(answer, prompt.response_model):
+            answer = prompt.response_model.model_validate(answer.model_dump())
+        return answer

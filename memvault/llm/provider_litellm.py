@@ -1,0 +1,103 @@
+"""Any model litellm can reach, behind the LLM port.
+
+litellm is imported on the first call (its import costs seconds and, without
+``LITELLM_LOCAL_MODEL_COST_MAP=True``, touches the network). Answers must be JSON matching
+the prompt's response model; a malformed answer is retried, then raised as LLMError.
+``mock_response`` makes litellm answer without a network call: that is how tests run it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from typing import Any
+
+from pydantic import ValidationError
+
+from memvault.errors import LLMError
+from memvault.llm.port import Prompt, T, UsageLedger
+
+_import_lock = threading.Lock()
+
+
+def _litellm() -> Any:
+    with _import_lock:
+        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        try:
+            import litellm
+        except ImportError as exc:
+            raise LLMError("litellm is not installed: pip install '.[llm]'") from exc
+        litellm.telemetry = False
+        return litellm
+
+
+class LiteLLMProvider:
+    def __init__(
+        self,
+        model: str,
+        *,
+        mock_response: str | None = None,
+        max_retries: int = 2,
+        timeout_s: float = 60.0,
+        temperature: float = 0.0,
+    ):
+        self.model = model
+        self.name = f"litellm:{model}"
+        self.mock_response = mock_response
+        self.max_retries = max_retries
+        self.timeout_s = timeout_s
+        self.temperature = temperature
+        self.usage = UsageLedger()
+
+    def complete(self, prompt: Prompt[T], *, call_site: str) -> T:
+        litellm = _litellm()
+        last_error = ""
+        for _attempt in range(self.max_retries + 1):
+            kwargs: dict[str, Any] = {
+                "model": self.model,
+                "messages": prompt.messages,
+                "temperature": self.temperature,
+                "timeout": self.timeout_s,
+                "response_format": {"type": "json_object"},
+            }
+            if self.mock_response is not None:
+                kwargs["mock_response"] = self.mock_response
+            try:
+                response = litellm.completion(**kwargs)
+            except Exception as exc:  # litellm raises its own tree; translate at the boundary
+                self.usage.record(call_site, failed=True)
+                last_error = f"{type(exc).__name__}: {exc}"
+                continue
+            usage = getattr(response, "usage", None)
+            self.usage.record(
+                call_site,
+                prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+                completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+                cost_usd=_cost(litellm, response),
+            )
+            text = response.choices[0].message.content or ""
+            try:
+                return prompt.response_model.model_validate(json.loads(_strip_fences(text)))
+            except (json.JSONDecodeError, ValidationError) as exc:
+                last_error = f"answer is not a valid {prompt.response_model.__name__}: {exc}"
+        raise LLMError(
+            f"{self.model} failed on {prompt.id} after {self.max_retries + 1} attempts: "
+            f"{last_error}",
+            call_site=call_site,
+        )
+
+
+def _cost(litellm: Any, response: Any) -> float:
+    try:
+        return float(litellm.completion_cost(completion_response=response) or 0.0)
+    except Exception:  # unknown models have no price: count tokens, cost 0
+        return 0.0
+
+
+def _strip_fences(text: str) -> str:
+    t = text.strip()
+    if t.startswith("```"):
+        t = t.split("\n", 1)[1] if "\n" in t else ""
+        t = t.rsplit("```", 1)[0]
+    return t

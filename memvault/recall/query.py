@@ -1,0 +1,47 @@
+"""What recall reads out of a query: keyword terms and candidate entity names. Pure."""
+
+from __future__ import annotations
+
+import re
+
+_TOKEN = re.compile(r"[\w][\w'’-]*", re.UNICODE)
+
+STOPWORDS = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for
+    from further had has have having he her here hers herself him himself his how i if
+    in into is it its itself just me more most my myself no nor not now of off on once
+    only or other our ours ourselves out over own same she should so some such than that
+    the their theirs them themselves then there these they this those through to too
+    under until up very was we were what when where which while who whom why will with
+    would you your yours yourself yourselves ever likely kind sort also get got would've
+    i'm i've it's that's what's
+    """.split()
+)
+
+
+def tokens(text: str) -> list[str]:
+    return [t.lower().strip("'’-") for t in _TOKEN.findall(text)]
+
+
+def keyword_terms(text: str, *, limit: int = 32) -> list[str]:
+    """Distinct content words of the query, in order; stop words dropped unless nothing
+    else is left (a query of only stop words still searches)."""
+    words = [t for t in tokens(text) if t]
+    content = [w for w in words if w not in STOPWORDS and len(w) > 1]
+    chosen = content or words
+    return list(dict.fromkeys(w.removesuffix("'s").removesuffix("’s") for w in chosen))[:limit]
+
+
+def name_candidates(text: str, *, max_words: int = 4) -> list[str]:
+    """Every run of up to ``max_words`` words: what an entity name in the query could be."""
+    words = [w for w in (t.removesuffix("'s").removesuffix("’s") for t in tokens(text)) if w]
+    out: list[str] = []
+    for n in range(1, max_words + 1):
+        for i in range(len(words) - n + 1):
+            gram = words[i : i + n]
+            if n == 1 and (gram[0] in STOPWORDS or len(gram[0]) < 2):
+                continue
+            out.append(" ".join(gram))
+    return list(dict.fromkeys(out))

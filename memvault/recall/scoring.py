@@ -1,0 +1,82 @@
+"""The composite score of a recall hit, factor by factor. Pure functions of a record, the
+query's relevance and ``now``; the settings hold every constant."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+
+from pydantic import BaseModel
+
+from memvault.config import RecallSettings
+from memvault.kg.model import Episode, Fact, MemoryType
+
+
+class Factors(BaseModel):
+    relevance: float
+    importance: float
+    age_days: float
+    decay: float
+    access_boost: float
+    stickiness: float
+    confidence: float = 1.0  # effective confidence, facts only
+    score: float = 0.0
+
+
+def age_days(then: datetime, now: datetime) -> float:
+    return max((now - then).total_seconds() / 86400.0, 0.0)
+
+
+def decay(days: float, lam: float) -> float:
+    return math.exp(-lam * days)
+
+
+def access_boost(access_count: int, s: RecallSettings) -> float:
+    return 1.0 + s.access_boost_step * min(access_count, s.access_boost_cap)
+
+
+def stickiness_ratio(access_count: int, reinforced_count: int) -> float:
+    """How much more often a memory is fetched than confirmed useful."""
+    return access_count / max(reinforced_count, 1)
+
+
+def anti_stickiness(access_count: int, reinforced_count: int, s: RecallSettings) -> float:
+    """Memories fetched often but rarely confirmed sink, so they stop crowding out others."""
+    if access_count < s.sticky_min_access:
+        return 1.0
+    excess = max(stickiness_ratio(access_count, reinforced_count) - s.sticky_offset, 0.0)
+    return s.sticky_base ** min(excess, s.sticky_cap)
+
+
+def effective_confidence(fact: Fact, now: datetime, half_life_days: float) -> float:
+    """confidence × 0.5^(days since last reinforced, or since it became true / half-life)."""
+    since = fact.last_reinforced_at or fact.valid_at
+    return fact.confidence * 0.5 ** (age_days(since, now) / half_life_days)
+
+
+def score_episode(e: Episode, relevance: float, now: datetime, s: RecallSettings) -> Factors:
+    days = age_days(e.occurred_at, now)
+    f = Factors(
+        relevance=max(relevance, 0.0),
+        importance=e.importance,
+        age_days=days,
+        decay=decay(days, s.decay_per_day.get(e.type, s.decay_per_day[MemoryType.EPISODIC])),
+        access_boost=access_boost(e.access_count, s),
+        stickiness=anti_stickiness(e.access_count, e.reinforced_count, s),
+    )
+    f.score = f.relevance * f.importance * f.decay * f.access_boost * f.stickiness
+    return f
+
+
+def score_fact(fact: Fact, relevance: float, now: datetime, s: RecallSettings) -> Factors:
+    f = Factors(
+        relevance=max(relevance, 0.0),
+        importance=fact.importance,
+        age_days=age_days(fact.valid_at, now),
+        decay=1.0,  # facts age through effective confidence
+        access_boost=access_boost(fact.access_count, s),
+        stickiness=anti_stickiness(fact.access_count, fact.reinforced_count, s),
+        confidence=effective_confidence(fact, now, s.fact_half_life_days),
+    )
+    f.score = f.relevance * f.importance * f.access_boost * f.stickiness * f.confidence
+    return f

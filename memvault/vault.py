@@ -1,0 +1,313 @@
+"""``MemVault``: the SDK facade over the write path, recall, feedback and the dump.
+
+from memvault import MemVault
+vault = MemVault.open()                      # ~/.memvault/memvault.db, offline
+vault.write("I moved to Lisbon", speaker="Ana", namespace="ana")
+for hit in vault.recall("where does Ana live?", namespace="ana"):
+    print(hit.score, hit.text, hit.explanation.text())
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any, Literal
+
+from memvault.bootstrap import Container, bootstrap, load_settings
+from memvault.clock import ensure_utc
+from memvault.errors import InvalidInputError, NotFoundError
+from memvault.ingest.inputs import EpisodeIn, FactIn
+from memvault.ingest.pipeline import Writer, WriteResult
+from memvault.interop.dump import DumpSummary, export_namespace, import_namespace
+from memvault.kg.model import NAMESPACE_PATTERN, Episode, Fact
+from memvault.kg.store import Batch, FactQuery
+from memvault.recall import Hit, Recaller
+
+Feedback = Literal["up", "down", "correct", "incorrect"]
+_NAMESPACE = re.compile(NAMESPACE_PATTERN)
+
+
+class MemVault:
+    def __init__(self, container: Container):
+        self.c = container
+        self.settings = container.settings
+        self.store = container.store
+        self.writer = Writer(
+            store=container.store,
+            embedder=container.embedder,
+            llm=container.llm,
+            max_chars=self.settings.max_content_chars,
+        )
+        self.recaller = Recaller(
+            store=container.store, embedder=container.embedder, settings=self.settings.recall
+        )
+
+    @classmethod
+    def open(cls, path: str | Path | None = None, **overrides: Any) -> MemVault:
+        """Open (or create) a vault. ``path`` is the SQLite file; ``overrides`` go to
+        :func:`bootstrap` (``embedder=``, ``llm=``, ``clock=``, ``store=``) or Settings."""
+        parts = {
+            k: overrides.pop(k) for k in ("store", "embedder", "llm", "clock") if k in overrides
+        }
+        settings = overrides.pop("settings", None) or load_settings(**overrides)
+        if path is not None:
+            settings = settings.model_copy(update={"db_path": Path(path)})
+        return cls(bootstrap(settings, **parts))
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> MemVault:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- helpers --------------------------------------------------------------------------
+    def ns(self, namespace: str | None) -> str:
+        name = namespace or self.settings.default_namespace
+        if not _NAMESPACE.match(name):
+            raise InvalidInputError(
+                f"{name!r} is not a valid namespace",
+                field="namespace",
+                hint="1-128 characters: letters, digits and _ . : @ -, starting alphanumeric",
+            )
+        return name
+
+    def now(self, now: datetime | None = None) -> datetime:
+        return ensure_utc(now) if now else self.c.clock.now()
+
+    # -- writing --------------------------------------------------------------------------
+    def write(
+        self,
+        content: str | bytes,
+        *,
+        namespace: str | None = None,
+        now: datetime | None = None,
+        **fields: Any,
+    ) -> Episode:
+        """Write one memory; returns the stored episode (the existing one if a duplicate)."""
+        if isinstance(content, bytes):
+            from memvault.ingest.normalize import decode
+
+            content = decode(content)
+        ns = self.ns(namespace)
+        result = self.writer.write_episodes(ns, [{"content": content, **fields}], now=self.now(now))
+        return self.store.get_episodes(ns, result.episode_ids)[0]
+
+    def write_many(
+        self,
+        items: Sequence[EpisodeIn | Mapping[str, Any]],
+        *,
+        namespace: str | None = None,
+        now: datetime | None = None,
+        labels: Sequence[str] | None = None,
+    ) -> WriteResult:
+        """Write a batch in one transaction: all of it, or (on any invalid item) none."""
+        return self.writer.write_episodes(
+            self.ns(namespace), items, now=self.now(now), labels=labels
+        )
+
+    def add_fact(
+        self,
+        subject: str,
+        predicate: str,
+        object: str,
+        *,
+        namespace: str | None = None,
+        now: datetime | None = None,
+        **fields: Any,
+    ) -> Fact:
+        """Write a structured fact directly (``valid_at`` defaults to now)."""
+        item = {"subject": subject, "predicate": predicate, "object": object, **fields}
+        return self.add_facts([item], namespace=namespace, now=now)[0]
+
+    def add_facts(
+        self,
+        items: Sequence[FactIn | Mapping[str, Any]],
+        *,
+        namespace: str | None = None,
+        now: datetime | None = None,
+    ) -> list[Fact]:
+        return self.writer.write_facts(self.ns(namespace), items, now=self.now(now))
+
+    # -- reading --------------------------------------------------------------------------
+    def recall(
+        self,
+        query: str,
+        *,
+        namespace: str | None = None,
+        k: int | None = None,
+        now: datetime | None = None,
+        as_of: datetime | None = None,
+    ) -> list[Hit]:
+        """The ``k`` memories (episodes and facts) that matter most for ``query`` at ``now``
+        (or as the world stood at ``as_of``). Reads only: record use with
+        :meth:`record_access` / :meth:`reinforce`."""
+        if not query or not query.strip():
+            raise InvalidInputError("is empty", field="query", hint="ask something")
+        k = k or self.settings.recall.k
+        if not 1 <= k <= 1000:
+            raise InvalidInputError(f"must be between 1 and 1000, got {k}", field="k")
+        return self.recaller.recall(
+            self.ns(namespace),
+            query.strip(),
+            k=k,
+            now=self.now(now),
+            as_of=ensure_utc(as_of) if as_of else None,
+        )
+
+    def facts(
+        self,
+        *,
+        namespace: str | None = None,
+        subject: str | None = None,
+        predicate: str | None = None,
+        as_of: datetime | None = None,
+        include_history: bool = False,
+        limit: int = 1000,
+    ) -> list[Fact]:
+        """Facts, filtered. By default those valid now; ``as_of`` those valid then;
+        ``include_history`` every fact ever stored, superseded and retired ones too."""
+        ns = self.ns(namespace)
+        subject_ids = None
+        if subject is not None:
+            subject_ids = [e.id for e in self.store.find_entities(ns, [subject])]
+        from memvault.kg.model import normalize_predicate
+
+        query = FactQuery(
+            subject_ids=subject_ids,
+            predicate=normalize_predicate(predicate) if predicate else None,
+            include_expired=include_history,
+            limit=100_000,
+        )
+        found = self.store.list_facts(ns, query)
+        if not include_history:
+            at = ensure_utc(as_of) if as_of else self.now()
+            found = [f for f in found if f.is_valid_at(at)]
+        return found[:limit]
+
+    def get_episode(self, episode_id: str, *, namespace: str | None = None) -> Episode:
+        ns = self.ns(namespace)
+        found = self.store.get_episodes(ns, [episode_id])
+        if not found:
+            raise NotFoundError("episode", episode_id, ns)
+        return found[0]
+
+    def stats(self, *, namespace: str | None = None) -> dict[str, Any]:
+        ns = self.ns(namespace)
+        return {"namespace": ns, **self.store.counts(ns), "watermark": self.store.watermark(ns)}
+
+    def namespaces(self) -> list[str]:
+        return self.store.namespaces()
+
+    # -- feedback -------------------------------------------------------------------------
+    def record_access(
+        self, ids: Iterable[str], *, namespace: str | None = None, now: datetime | None = None
+    ) -> int:
+        """Count that these memories were used (fetched into a context)."""
+        return self._touch(ids, namespace, now, "access")
+
+    def reinforce(
+        self, ids: Iterable[str], *, namespace: str | None = None, now: datetime | None = None
+    ) -> int:
+        """The user confirmed these memories were useful: they resist decay and stickiness."""
+        return self._touch(ids, namespace, now, "reinforce")
+
+    def feedback(
+        self,
+        record_id: str,
+        signal: Feedback,
+        *,
+        namespace: str | None = None,
+        now: datetime | None = None,
+    ) -> Episode | Fact:
+        """up / down move importance by 0.1; correct reinforces; incorrect retires a fact
+        (vault time: ``expired_at``) or sets an episode's importance to 0."""
+        if signal not in ("up", "down", "correct", "incorrect"):
+            raise InvalidInputError(
+                f"unknown signal {signal!r}",
+                field="signal",
+                hint="one of up, down, correct, incorrect",
+            )
+        ns, at = self.ns(namespace), self.now(now)
+        if signal == "correct":
+            self._touch([record_id], ns, at, "reinforce")
+            return self._record(ns, record_id)
+        record = self._record(ns, record_id)
+        if signal == "incorrect":
+            if isinstance(record, Fact):
+                record.expired_at = at
+            else:
+                record.importance = 0.0
+        else:
+            step = 0.1 if signal == "up" else -0.1
+            record.importance = min(max(record.importance + step, 0.0), 1.0)
+        self._save(ns, [record])
+        return record
+
+    def _record(self, ns: str, record_id: str) -> Episode | Fact:
+        found: list[Episode] | list[Fact] = self.store.get_episodes(ns, [record_id])
+        if not found:
+            found = self.store.get_facts(ns, [record_id])
+        if not found:
+            raise NotFoundError("memory", record_id, ns)
+        return found[0]
+
+    def _save(self, ns: str, records: Sequence[Episode | Fact]) -> None:
+        self.store.apply(
+            Batch(
+                namespace=ns,
+                episodes=[r for r in records if isinstance(r, Episode)],
+                facts=[r for r in records if isinstance(r, Fact)],
+            )
+        )
+
+    def _touch(
+        self,
+        ids: Iterable[str],
+        namespace: str | None,
+        now: datetime | None,
+        how: Literal["access", "reinforce"],
+    ) -> int:
+        ns, at = self.ns(namespace), self.now(now)
+        wanted = list(dict.fromkeys(ids))
+        with self.store.transaction():
+            records: list[Episode | Fact] = [
+                *self.store.get_episodes(ns, wanted),
+                *self.store.get_facts(ns, wanted),
+            ]
+            missing = set(wanted) - {r.id for r in records}
+            if missing:
+                raise NotFoundError("memory", sorted(missing)[0], ns)
+            for r in records:
+                if how == "access":
+                    r.access_count += 1
+                    r.last_accessed = at
+                else:
+                    r.reinforced_count += 1
+                    r.last_reinforced_at = at
+            self._save(ns, records)
+        return len(records)
+
+    # -- dump -----------------------------------------------------------------------------
+    def export(
+        self, out: IO[str], *, namespace: str | None = None, with_vectors: bool = True
+    ) -> DumpSummary:
+        return export_namespace(
+            self.store,
+            self.ns(namespace),
+            out,
+            embedder_name=self.c.embedder.name,
+            with_vectors=with_vectors,
+        )
+
+    def import_(self, source: IO[str], *, namespace: str | None = None) -> DumpSummary:
+        return import_namespace(
+            self.store,
+            source,
+            embedder=self.c.embedder,
+            namespace=self.ns(namespace) if namespace else None,
+        )
