@@ -20,9 +20,12 @@ class RecallSettings(BaseModel):
 
     k: int = Field(default=10, ge=1, le=1000)
     candidates: int = Field(default=100, ge=1, le=5000, description="Per channel.")
-    rrf_k: float = Field(default=60.0, gt=0, description="Reciprocal rank fusion constant.")
     channel_weights: dict[str, float] = Field(
-        default_factory=lambda: {"dense": 1.0, "keyword": 1.0, "graph": 0.5, "context": 0.5}
+        default_factory=lambda: {
+            "dense": 0.4, "keyword": 0.6, "graph": 0.1,
+            "actor": 0.3, "context": 0.5, "session": 0.4,
+        },
+        description="Weights of the relevance signals (see memvault.recall.engine).",
     )
     # per-type age decay exp(-λ·age_days); facts age through effective confidence instead
     decay_per_day: dict[MemoryType, float] = Field(
@@ -43,6 +46,10 @@ class RecallSettings(BaseModel):
     sticky_cap: float = Field(default=30.0, ge=0)
     context_window: int = Field(
         default=1, ge=0, le=5, description="Neighbouring turns of a hit that share its score."
+    )
+    context_anchors: int = Field(
+        default=10, ge=0, le=500,
+        description="How many of the strongest episodes lend their neighbours a share.",
     )
     graph_max_entity_share: float = Field(
         default=0.2,

@@ -148,7 +148,7 @@ class MemVault:
         :meth:`record_access` / :meth:`reinforce`."""
         if not query or not query.strip():
             raise InvalidInputError("is empty", field="query", hint="ask something")
-        k = k or self.settings.recall.k
+        k = self.settings.recall.k if k is None else k
         if not 1 <= k <= 1000:
             raise InvalidInputError(f"must be between 1 and 1000, got {k}", field="k")
         return self.recaller.recall(

@@ -1,5 +1,6 @@
 """The read path: candidates from vectors, keywords and the graph; fused; scored; explained."""
 
-from memvault.recall.engine import Hit, Recaller
+from memvault.recall.engine import Recaller
+from memvault.recall.results import Explanation, Hit
 
-__all__ = ["Hit", "Recaller"]
+__all__ = ["Explanation", "Hit", "Recaller"]

@@ -1,82 +1,37 @@
-"""Recall: candidates from five channels, fused by reciprocal rank, filtered by time and
-snooze, scored by the composite, explained.
+"""Recall: gather candidates, fuse their signals into one relevance, filter by time and
+snooze, apply the composite score, explain every hit.
 
-Channels: ``dense`` (cosine over episode and fact vectors), ``keyword`` (BM25 over their
-text), ``graph`` (entities named in the query → facts about them and episodes that mention
-them, rarer entities weighing more), ``context`` (turns next to a strong episode in its
-session: answers often sit one turn after the question that names the topic).
+Candidates come from dense vectors (episodes and facts), BM25 keywords, and the graph
+(entities named in the query → facts about them and episodes that mention them). Every
+candidate then gets every signal, so fusion compares like with like:
+
+    base      = w_dense·cos⁺/max + w_keyword·bm25/max + w_graph·graph/max
+    + actor   : w_actor when the memory's speaker (or a fact's subject) is named in the query
+    + context : w_context × the best base of its neighbouring turns in the same session
+    + session : w_session × the best score in its session (topics cluster in sessions)
+    relevance = that sum / the best sum of this query  ∈ [0, 1]
+
+Score fusion beats reciprocal rank fusion here because channels differ in strength: ranks
+throw that away (docs/decisions/0002-recall-fusion.md has the measurements).
 """
 
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel, Field
-
 from memvault.config import RecallSettings
 from memvault.embed import Embedder
-from memvault.kg.model import Entity, Episode, Fact
+from memvault.kg.model import Episode, Fact, normalize_name
 from memvault.kg.store import Store
-from memvault.recall.fusion import rrf
+from memvault.recall.candidates import Candidates, Key
 from memvault.recall.query import keyword_terms, name_candidates
-from memvault.recall.scoring import Factors, score_episode, score_fact
-
-Key = tuple[str, str]  # (kind, id)
-
-
-class ChannelRank(BaseModel):
-    rank: int
-    score: float
-
-
-class Explanation(BaseModel):
-    channels: dict[str, ChannelRank] = Field(default_factory=dict)
-    rrf: float = 0.0
-    entities: list[str] = Field(default_factory=list)
-    factors: Factors
-
-    def text(self) -> str:
-        f = self.factors
-        via = ", ".join(f"{name} #{c.rank} ({c.score:.3f})" for name, c in self.channels.items())
-        parts = [
-            f"relevance {f.relevance:.3f} [rrf {self.rrf:.4f} via {via}]",
-            f"importance {f.importance:.2f}",
-            f"decay {f.decay:.3f} ({f.age_days:.0f} days)",
-            f"access boost {f.access_boost:.2f}",
-            f"anti-stickiness {f.stickiness:.3f}",
-        ]
-        if f.confidence != 1.0:
-            parts.append(f"effective confidence {f.confidence:.3f}")
-        if self.entities:
-            parts.append("entities: " + ", ".join(self.entities))
-        return (
-            f"score {f.score:.4f} = "
-            + " × ".join(parts[:5])
-            + ("; " + "; ".join(parts[5:]) if parts[5:] else "")
-        )
-
-
-class Hit(BaseModel):
-    kind: Literal["episode", "fact"]
-    id: str
-    text: str
-    score: float
-    source_episode_ids: list[str]
-    episode: Episode | None = None
-    fact: Fact | None = None
-    explanation: Explanation
-
-
-@dataclass
-class _Candidates:
-    channels: dict[str, list[Key]]
-    scores: dict[tuple[str, Key], ChannelRank]
-    entities: dict[Key, list[str]]
+from memvault.recall.results import Hit
+from memvault.recall.scoring import score_episode, score_fact
 
 
 class Recaller:
@@ -85,56 +40,33 @@ class Recaller:
         self._sizes: dict[str, tuple[int, int]] = {}  # namespace → (watermark, episodes)
 
     def recall(
-        self,
-        namespace: str,
-        query: str,
-        *,
-        k: int,
-        now: datetime,
+        self, namespace: str, query: str, *, k: int, now: datetime,
         as_of: datetime | None = None,
     ) -> list[Hit]:
         at = as_of or now
         vector = self.embedder.embed([query])[0]
         n = max(self.s.candidates, 3 * k)
-        cands = self._candidates(namespace, query, vector, n)
-        weights = {
-            name: self.s.channel_weights.get(name.split(":")[0], 1.0) for name in cands.channels
-        }
-        fused = rrf(cands.channels, weights, self.s.rrf_k)
-        self._add_context(namespace, cands, fused, weights, k)
-        ranked = sorted(fused.items(), key=lambda kv: -kv[1])
-        if not ranked:
+        c = Candidates(namespace)
+        self._gather(c, query, vector, n)
+        if not c.keys:
             return []
-        best = ranked[0][1]
-        hits: list[Hit] = []
-        window = max(4 * k, 40)
-        for start in range(0, len(ranked), window):
-            hits.extend(self._score(namespace, ranked[start : start + window], best, cands, at))
-            if len(hits) >= k:
-                break
+        self._load(c, vector)
+        base = self._base(c)
+        score = self._context(c, base, vector)
+        score = self._actor_bonus(c, score, self._named(c))
+        score = self._session(c, score)
+        hits = self._score(c, score, base, at)
         hits.sort(key=lambda h: (-h.score, h.id))
         return hits[:k]
 
     # -- candidates -----------------------------------------------------------------------
-    def _candidates(self, namespace: str, query: str, vector: np.ndarray, n: int) -> _Candidates:
-        c = _Candidates(channels={}, scores={}, entities={})
+    def _gather(self, c: Candidates, query: str, vector: np.ndarray, n: int) -> None:
         terms = keyword_terms(query)
         for kind in ("episode", "fact"):
-            dense = self.store.vector_topk(namespace, kind, vector, n)  # type: ignore[arg-type]
-            self._channel(c, f"dense:{kind}", kind, dense)
-            keyword = self.store.keyword_topk(namespace, kind, terms, n)  # type: ignore[arg-type]
-            self._channel(c, f"keyword:{kind}", kind, keyword)
-        self._graph(c, namespace, query, n)
-        return c
-
-    @staticmethod
-    def _channel(c: _Candidates, name: str, kind: str, ranked: Sequence[tuple[str, float]]) -> None:
-        if not ranked:
-            return
-        keys = [(kind, i) for i, _ in ranked]
-        c.channels[name] = keys
-        for rank, (key, (_, score)) in enumerate(zip(keys, ranked, strict=True), start=1):
-            c.scores[(name, key)] = ChannelRank(rank=rank, score=score)
+            c.add_channel("dense", kind, self.store.vector_topk(c.ns, kind, vector, n))
+            c.add_channel("keyword", kind, self.store.keyword_topk(c.ns, kind, terms, n))
+        c.query_entities = self.store.find_entities(c.ns, name_candidates(query))
+        self._graph(c, n)
 
     def _episode_total(self, namespace: str) -> int:
         mark = self.store.watermark(namespace)
@@ -144,133 +76,167 @@ class Recaller:
             self._sizes[namespace] = cached
         return max(cached[1], 1)
 
-    def _graph(self, c: _Candidates, namespace: str, query: str, n: int) -> None:
-        entities = self.store.find_entities(namespace, name_candidates(query))
-        if not entities:
-            return
-        total = self._episode_total(namespace)
-        informative = [
-            e for e in entities if e.mention_count <= self.s.graph_max_entity_share * total
-        ]
+    def _graph(self, c: Candidates, n: int) -> None:
+        """Episodes and facts tied to the entities the query names; rare entities weigh more,
+        and entities in a large share of all episodes (a chat's speakers) seed nothing."""
+        total = self._episode_total(c.ns)
+        informative = [e for e in c.query_entities
+                       if e.mention_count <= self.s.graph_max_entity_share * total]
         if not informative:
             return
         idf = {e.id: math.log(1.0 + total / max(e.mention_count, 1)) for e in informative}
         names = {e.id: e.name for e in informative}
-        episode_score: dict[str, float] = {}
-        episode_names: dict[str, list[str]] = {}
-        for episode_id, entity_id in self.store.episodes_mentioning(
-            namespace, list(idf), limit=n * len(idf)
-        ):
-            episode_score[episode_id] = episode_score.get(episode_id, 0.0) + idf[entity_id]
-            episode_names.setdefault(episode_id, []).append(names[entity_id])
-        ranked_eps = sorted(episode_score.items(), key=lambda kv: -kv[1])[:n]
-        self._channel(c, "graph:episode", "episode", ranked_eps)
-        for episode_id, _ in ranked_eps:
-            c.entities[("episode", episode_id)] = episode_names[episode_id]
-        self._graph_facts(c, namespace, informative, idf, n)
-
-    def _graph_facts(
-        self,
-        c: _Candidates,
-        namespace: str,
-        entities: list[Entity],
-        idf: dict[str, float],
-        n: int,
-    ) -> None:
-        fact_score: dict[str, float] = {}
-        for fact in self.store.facts_about(namespace, [e.id for e in entities]):
-            weight = idf.get(fact.subject_id, 0.0) + idf.get(fact.object_id or "", 0.0)
-            fact_score[fact.id] = weight * fact.confidence
+        episode_score: dict[str, float] = defaultdict(float)
+        for episode_id, entity_id in self.store.episodes_mentioning(c.ns, list(idf),
+                                                                     limit=n * len(idf)):
+            episode_score[episode_id] += idf[entity_id]
+            c.entities[("episode", episode_id)].append(names[entity_id])
+        ranked = sorted(episode_score.items(), key=lambda kv: -kv[1])[:n]
+        c.add_channel("graph", "episode", ranked)
+        fact_score = {}
+        for fact in self.store.facts_about(c.ns, list(idf)):
+            fact_score[fact.id] = (idf.get(fact.subject_id, 0.0)
+                                   + idf.get(fact.object_id or "", 0.0)) * fact.confidence
             c.entities[("fact", fact.id)] = [fact.subject, fact.object]
-        ranked = sorted(fact_score.items(), key=lambda kv: -kv[1])[:n]
-        self._channel(c, "graph:fact", "fact", ranked)
+        c.add_channel("graph", "fact", sorted(fact_score.items(), key=lambda kv: -kv[1])[:n])
 
-    def _add_context(
-        self,
-        namespace: str,
-        c: _Candidates,
-        fused: dict[Key, float],
-        weights: dict[str, float],
-        k: int,
-    ) -> None:
-        """Neighbours of the strongest episodes join as a ``context`` channel ranked like
-        the episode they sit next to."""
-        if self.s.context_window <= 0 or not fused:
+    def _load(self, c: Candidates, vector: np.ndarray) -> None:
+        """Fetch every candidate record and give each its exact cosine."""
+        ids = c.ids("episode")
+        c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, ids)})
+        c.facts.update({f.id: f for f in self.store.get_facts(c.ns, c.ids("fact"))})
+        for kind in ("episode", "fact"):
+            missing = [i for i in c.ids(kind) if (kind, i) not in c.signal["dense"]]
+            self._cosines(c, kind, missing, vector)  # type: ignore[arg-type]
+
+    def _cosines(self, c: Candidates, kind: Literal["episode", "fact"], ids: Sequence[str],
+                 vector: np.ndarray) -> None:
+        if not ids:
             return
-        top = [
-            key for key, _ in sorted(fused.items(), key=lambda kv: -kv[1]) if key[0] == "episode"
-        ][: max(2 * k, 10)]
-        episodes = self.store.get_episodes(namespace, [i for _, i in top])
-        neighbours = self.store.session_neighbours(namespace, episodes, self.s.context_window)
-        ranked: list[Key] = []
-        for _, episode_id in top:
-            ranked.extend(("episode", nid) for nid in neighbours.get(episode_id, []))
-        ranked = list(dict.fromkeys(ranked))
-        if not ranked:
-            return
-        c.channels["context"] = ranked
-        weights["context"] = self.s.channel_weights.get("context", 0.5)
-        for rank, key in enumerate(ranked, start=1):
-            c.scores[("context", key)] = ChannelRank(rank=rank, score=0.0)
-            fused[key] = fused.get(key, 0.0) + weights["context"] / (self.s.rrf_k + rank)
+        q = vector / (np.linalg.norm(vector) or 1.0)
+        for rid, v in self.store.get_vectors(c.ns, kind, ids).items():
+            c.signal["dense"][(kind, rid)] = float(v @ q)
+
+    def _named(self, c: Candidates) -> set[str]:
+        """Normalised names the query mentions, from the entities it matched."""
+        out: set[str] = set()
+        for e in c.query_entities:
+            out.update(normalize_name(n) for n in e.names())
+        return out
+
+    # -- fusion ---------------------------------------------------------------------------
+    def _base(self, c: Candidates) -> dict[Key, float]:
+        """What the memory says: dense, keyword and graph signals, each scaled by its best."""
+        w = self.s.channel_weights
+        tops = {name: max((max(v, 0.0) for v in c.signal[name].values()), default=0.0)
+                for name in ("dense", "keyword", "graph")}
+        base: dict[Key, float] = {}
+        for key in c.keys:
+            total = 0.0
+            for name, top in tops.items():
+                if top > 0:
+                    total += w.get(name, 0.0) * max(c.signal[name].get(key, 0.0), 0.0) / top
+            base[key] = total
+        return base
+
+    def _actor_bonus(self, c: Candidates, score: dict[Key, float], named: set[str]
+                     ) -> dict[Key, float]:
+        """Who said it: a memory whose speaker (a fact: whose subject) the query names."""
+        weight = self.s.channel_weights.get("actor", 0.0)
+        if not named or weight <= 0:
+            return score
+        out = dict(score)
+        for key in score:
+            if self._actor(c, key) in named:
+                c.signal["actor"][key] = 1.0
+                out[key] += weight
+        return out
+
+    @staticmethod
+    def _actor(c: Candidates, key: Key) -> str | None:
+        kind, rid = key
+        if kind == "episode":
+            e = c.episodes.get(rid)
+            return normalize_name(e.speaker) if e and e.speaker else None
+        f = c.facts.get(rid)
+        return normalize_name(f.subject) if f else None
+
+    def _context(self, c: Candidates, base: dict[Key, float], vector: np.ndarray
+                 ) -> dict[Key, float]:
+        """Each turn also takes a share of its best neighbour's base score; neighbours of the
+        strongest episodes join the candidates (an answer often sits one turn after the
+        question that names the topic)."""
+        weight = self.s.channel_weights.get("context", 0.0)
+        if self.s.context_window <= 0 or weight <= 0:
+            return dict(base)
+        strongest = sorted((k for k in base if k[0] == "episode"), key=lambda k: -base[k])
+        anchors = [c.episodes[i] for _, i in strongest[: self.s.context_anchors]
+                   if i in c.episodes]
+        around = self.store.session_neighbours(c.ns, anchors, self.s.context_window)
+        fresh = [i for ids in around.values() for i in ids if i not in c.episodes]
+        if fresh:
+            c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, fresh)})
+            self._cosines(c, "episode", fresh, vector)
+            top = max((max(v, 0.0) for v in c.signal["dense"].values()), default=0.0) or 1.0
+            for i in fresh:
+                key = ("episode", i)
+                c.keys.setdefault(key, None)
+                base[key] = self.s.channel_weights.get("dense", 0.0) * max(
+                    c.signal["dense"].get(key, 0.0), 0.0) / top
+        score = dict(base)
+        for anchor_id, ids in around.items():
+            for i in ids:
+                lift = weight * base.get(("episode", anchor_id), 0.0)
+                if lift > c.signal["context"].get(("episode", i), 0.0):
+                    c.signal["context"][("episode", i)] = lift
+        for key, lift in c.signal["context"].items():
+            score[key] = score.get(key, 0.0) + lift
+        return score
+
+    def _session(self, c: Candidates, score: dict[Key, float]) -> dict[Key, float]:
+        weight = self.s.channel_weights.get("session", 0.0)
+        if weight <= 0:
+            return score
+        best: dict[str, float] = defaultdict(float)
+        for (kind, rid), value in score.items():
+            e = c.episodes.get(rid) if kind == "episode" else None
+            if e is not None and e.session_id is not None:
+                best[e.session_id] = max(best[e.session_id], value)
+        out = dict(score)
+        for key in score:
+            e = c.episodes.get(key[1]) if key[0] == "episode" else None
+            if e is not None and e.session_id is not None:
+                c.signal["session"][key] = weight * best[e.session_id]
+                out[key] += c.signal["session"][key]
+        return out
 
     # -- filter and score -----------------------------------------------------------------
-    def _score(
-        self,
-        namespace: str,
-        ranked: list[tuple[Key, float]],
-        best: float,
-        c: _Candidates,
-        at: datetime,
-    ) -> list[Hit]:
-        ep_ids = [i for (kind, i), _ in ranked if kind == "episode"]
-        fact_ids = [i for (kind, i), _ in ranked if kind == "fact"]
-        episodes = {e.id: e for e in self.store.get_episodes(namespace, ep_ids)}
-        facts = {f.id: f for f in self.store.get_facts(namespace, fact_ids)}
+    def _score(self, c: Candidates, score: dict[Key, float], base: dict[Key, float],
+               at: datetime) -> list[Hit]:
+        best = max(score.values(), default=0.0)
+        if best <= 0:
+            return []
         hits: list[Hit] = []
-        for key, fused in ranked:
+        for key, value in score.items():
             kind, rid = key
-            relevance = fused / best
+            relevance = value / best
             if kind == "episode":
-                e = episodes.get(rid)
+                e = c.episodes.get(rid)
                 if e is None or not _visible_episode(e, at):
                     continue
                 factors = score_episode(e, relevance, at, self.s)
-                hits.append(
-                    Hit(
-                        kind="episode",
-                        id=rid,
-                        text=e.content,
-                        score=factors.score,
-                        source_episode_ids=[rid],
-                        episode=e,
-                        explanation=self._explain(c, key, fused, factors),
-                    )
-                )
+                hits.append(Hit(kind="episode", id=rid, text=e.content, score=factors.score,
+                                source_episode_ids=[rid], episode=e,
+                                explanation=c.explain(key, factors)))
             else:
-                f = facts.get(rid)
+                f = c.facts.get(rid)
                 if f is None or not _visible_fact(f, at):
                     continue
                 factors = score_fact(f, relevance, at, self.s)
-                hits.append(
-                    Hit(
-                        kind="fact",
-                        id=rid,
-                        text=f.statement,
-                        score=factors.score,
-                        source_episode_ids=list(f.source_episode_ids),
-                        fact=f,
-                        explanation=self._explain(c, key, fused, factors),
-                    )
-                )
+                hits.append(Hit(kind="fact", id=rid, text=f.statement, score=factors.score,
+                                source_episode_ids=list(f.source_episode_ids), fact=f,
+                                explanation=c.explain(key, factors)))
         return hits
-
-    @staticmethod
-    def _explain(c: _Candidates, key: Key, fused: float, factors: Factors) -> Explanation:
-        channels = {name: c.scores[(name, key)] for name in c.channels if (name, key) in c.scores}
-        return Explanation(
-            channels=channels, rrf=fused, entities=c.entities.get(key, []), factors=factors
-        )
 
 
 def _visible_episode(e: Episode, at: datetime) -> bool:
@@ -283,3 +249,5 @@ def _visible_fact(f: Fact, at: datetime) -> bool:
     if not f.is_valid_at(at):
         return False
     return f.cooldown_until is None or f.cooldown_until <= at
+
+

@@ -1,0 +1,44 @@
+"""The working set of one recall: candidate keys, their records and their signals."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from memvault.kg.model import Entity, Episode, Fact
+from memvault.recall.results import Explanation
+from memvault.recall.scoring import Factors
+
+Key = tuple[str, str]  # (kind, id)
+SIGNALS = ("dense", "keyword", "graph", "actor", "context", "session")
+
+
+class Candidates:
+    def __init__(self, namespace: str):
+        self.ns = namespace
+        self.keys: dict[Key, None] = {}  # insertion-ordered set
+        self.signal: dict[str, dict[Key, float]] = {name: {} for name in SIGNALS}
+        self.ranks: dict[Key, dict[str, int]] = defaultdict(dict)
+        self.entities: dict[Key, list[str]] = defaultdict(list)
+        self.episodes: dict[str, Episode] = {}
+        self.facts: dict[str, Fact] = {}
+        self.query_entities: list[Entity] = []
+
+    def add_channel(self, name: str, kind: str, ranked: Sequence[tuple[str, float]]) -> None:
+        for rank, (rid, score) in enumerate(ranked, start=1):
+            key = (kind, rid)
+            self.keys.setdefault(key, None)
+            self.signal[name][key] = score
+            self.ranks[key][f"{name}:{kind}"] = rank
+
+    def ids(self, kind: str) -> list[str]:
+        return [rid for k, rid in self.keys if k == kind]
+
+    def explain(self, key: Key, factors: Factors) -> Explanation:
+        return Explanation(
+            signals={name: round(values[key], 6) for name, values in self.signal.items()
+                     if key in values},
+            ranks=dict(self.ranks.get(key, {})),
+            entities=list(dict.fromkeys(self.entities.get(key, []))),
+            factors=factors,
+        )

@@ -1,0 +1,51 @@
+"""What recall returns: hits, each with the signals and factors that made its score."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from memvault.kg.model import Episode, Fact
+from memvault.recall.scoring import Factors
+
+
+class Explanation(BaseModel):
+    signals: dict[str, float] = Field(
+        default_factory=dict, description="Raw value of each relevance signal."
+    )
+    ranks: dict[str, int] = Field(
+        default_factory=dict, description="Rank in each candidate channel that found it."
+    )
+    entities: list[str] = Field(default_factory=list)
+    factors: Factors
+
+    def text(self) -> str:
+        f = self.factors
+        sig = ", ".join(f"{k} {v:.3f}" for k, v in self.signals.items() if v)
+        parts = [
+            f"relevance {f.relevance:.3f} ({sig})",
+            f"importance {f.importance:.2f}",
+            f"decay {f.decay:.3f} ({f.age_days:.0f} days)",
+            f"access boost {f.access_boost:.2f}",
+            f"anti-stickiness {f.stickiness:.3f}",
+        ]
+        extra = []
+        if f.confidence != 1.0:
+            extra.append(f"effective confidence {f.confidence:.3f}")
+        if self.entities:
+            extra.append("entities: " + ", ".join(self.entities))
+        return f"score {f.score:.4f} = " + " × ".join(parts) + (
+            "; " + "; ".join(extra) if extra else ""
+        )
+
+
+class Hit(BaseModel):
+    kind: Literal["episode", "fact"]
+    id: str
+    text: str
+    score: float
+    source_episode_ids: list[str]
+    episode: Episode | None = None
+    fact: Fact | None = None
+    explanation: Explanation

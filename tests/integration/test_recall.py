@@ -1,0 +1,106 @@
+from datetime import timedelta
+
+import pytest
+
+from memvault import InvalidInputError, MemVault
+from tests.conftest import T0
+
+CHAT = [
+    "I adopted a beagle puppy named Biscuit last weekend.",
+    "Work has been hectic with the quarterly audit.",
+    "My sister is visiting from Toronto in June.",
+    "I started learning the cello at a community school.",
+    "We cooked paella for the neighbours on Saturday.",
+]
+
+
+@pytest.fixture
+def chat(vault: MemVault) -> MemVault:
+    vault.write_many([{"content": t, "speaker": "Ana", "session_id": "s1",
+                       "occurred_at": T0 - timedelta(days=30)} for t in CHAT], namespace="ana")
+    return vault
+
+
+def test_empty_namespace_returns_an_empty_list(vault: MemVault) -> None:
+    assert vault.recall("anything at all", namespace="nobody") == []
+
+
+def test_recall_finds_the_relevant_memory_first_and_explains_it(chat: MemVault) -> None:
+    hits = chat.recall("what is the name of the beagle puppy?", namespace="ana", k=3)
+    assert hits[0].text == CHAT[0]
+    why = hits[0].explanation
+    assert why.signals["keyword"] > 0 and "keyword:episode" in why.ranks and why.factors.score == pytest.approx(hits[0].score)
+    assert "decay" in why.text() and "importance" in why.text()
+
+
+def test_recall_reads_only_and_access_is_an_explicit_call(chat: MemVault) -> None:
+    hit = chat.recall("cello lessons", namespace="ana", k=1)[0]
+    assert chat.get_episode(hit.id, namespace="ana").access_count == 0
+    chat.record_access([hit.id], namespace="ana")
+    chat.reinforce([hit.id], namespace="ana")
+    stored = chat.get_episode(hit.id, namespace="ana")
+    assert (stored.access_count, stored.reinforced_count) == (1, 1)
+    assert stored.last_reinforced_at == T0
+
+
+def test_snoozed_memories_are_hidden_until_the_cooldown_ends(chat: MemVault) -> None:
+    hit = chat.recall("cello", namespace="ana", k=1)[0]
+    episode = chat.get_episode(hit.id, namespace="ana")
+    episode.cooldown_until = T0 + timedelta(days=2)
+    chat._save("ana", [episode])
+    assert hit.id not in {h.id for h in chat.recall("cello", namespace="ana")}
+    later = chat.recall("cello", namespace="ana", now=T0 + timedelta(days=3))
+    assert hit.id in {h.id for h in later}
+
+
+def test_superseded_fact_is_not_current_but_is_returned_as_of_its_time(vault: MemVault) -> None:
+    old = vault.add_fact("Ana", "lives_in", "Berlin", valid_at=T0 - timedelta(days=300),
+                         invalid_at=T0 - timedelta(days=10), namespace="ana")
+    new = vault.add_fact("Ana", "lives_in", "Lisbon", valid_at=T0 - timedelta(days=10),
+                         namespace="ana")
+    now_ids = {h.id for h in vault.recall("where does Ana live", namespace="ana")}
+    assert new.id in now_ids and old.id not in now_ids
+    then = {h.id for h in vault.recall("where does Ana live", namespace="ana",
+                                       as_of=T0 - timedelta(days=100))}
+    assert old.id in then and new.id not in then
+
+
+def test_memories_from_the_future_of_now_are_invisible(chat: MemVault) -> None:
+    assert chat.recall("beagle", namespace="ana", now=T0 - timedelta(days=60)) == []
+
+
+def test_reinforcement_and_importance_change_ranking(vault: MemVault) -> None:
+    a = vault.write("notes about the garden project", namespace="n")
+    b = vault.write("notes about the garden project plans", namespace="n")
+    first = vault.recall("garden project notes", namespace="n", k=2)
+    top, other = first[0].id, first[1].id
+    vault.feedback(other, "up", namespace="n")
+    vault.feedback(other, "up", namespace="n")
+    vault.feedback(top, "down", namespace="n")
+    assert vault.recall("garden project notes", namespace="n", k=1)[0].id == other
+    assert {a.id, b.id} == {top, other}
+
+
+def test_incorrect_feedback_retires_a_fact(vault: MemVault) -> None:
+    f = vault.add_fact("Ana", "likes", "olives", namespace="n")
+    vault.feedback(f.id, "incorrect", namespace="n")
+    assert vault.facts(namespace="n") == []
+    assert vault.facts(namespace="n", include_history=True)[0].expired_at == T0
+
+
+def test_context_channel_brings_the_answer_after_the_question(vault: MemVault) -> None:
+    vault.write_many([
+        {"content": "What did you name the new boat?", "speaker": "Bo", "session_id": "s"},
+        {"content": "Seagull, after my grandmother's nickname.", "speaker": "Ana",
+         "session_id": "s"},
+        {"content": "Lunch was great today.", "speaker": "Bo", "session_id": "s"},
+    ], namespace="n")
+    hits = vault.recall("name of the boat", namespace="n", k=3)
+    answer = next(h for h in hits if h.text.startswith("Seagull"))
+    assert answer.explanation.signals["context"] > 0
+
+
+@pytest.mark.parametrize(("query", "k"), [("", 5), ("   ", 5), ("ok", 0), ("ok", 5000)])
+def test_bad_recall_arguments_are_refused(vault: MemVault, query: str, k: int) -> None:
+    with pytest.raises(InvalidInputError):
+        vault.recall(query, k=k)

@@ -1,0 +1,52 @@
+import numpy as np
+import pytest
+
+from memvault.bootstrap import build_embedder, load_settings
+from memvault.embed import Embedder, FakeEmbedder, HashingEmbedder
+from memvault.errors import ConfigError
+
+
+def test_hashing_fallback_is_labelled_normalised_and_lexical() -> None:
+    e = HashingEmbedder(dim=256)
+    assert "fallback" in e.name
+    m = e.embed(["red apples and pears", "pears and red apples", "quantum chromodynamics"])
+    assert m.shape == (3, 256) and m.dtype == np.float32
+    assert np.allclose(np.linalg.norm(m, axis=1), 1.0, atol=1e-5)
+    assert m[0] @ m[1] > 0.6 > m[0] @ m[2]
+
+
+def test_fake_embedder_is_deterministic_and_pinnable() -> None:
+    fake = FakeEmbedder(dim=4, pinned={"cat": [1, 0, 0, 0], "kitten": [0.9, 0.1, 0, 0]})
+    a, b = fake.embed(["x", "x"]), fake.embed(["cat", "kitten"])
+    assert np.array_equal(a[0], a[1])
+    assert b[0] @ b[1] > 0.9
+    assert isinstance(fake, Embedder)
+
+
+def test_settings_read_the_environment_with_prefix_and_nesting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("MEMVAULT_RECALL__CANDIDATES", "30")
+    monkeypatch.setenv("MEMVAULT_DEFAULT_NAMESPACE", "bob")
+    monkeypatch.setenv("MEMVAULT_LLM_MODEL", "")  # empty is ignored, not ""
+    s = load_settings()
+    assert s.recall.candidates == 30 and s.default_namespace == "bob" and s.llm_model is None
+
+
+def test_server_mode_refuses_the_default_secret() -> None:
+    with pytest.raises(ConfigError, match="SECRET_KEY"):
+        load_settings(mode="server")
+    assert load_settings(mode="server", secret_key="s3cret").mode == "server"
+
+
+@pytest.mark.parametrize("bad", [{"max_content_chars": 5}, {"embedder": "word2vec"},
+                                 {"recall": {"fact_half_life_days": -1}}])
+def test_malformed_settings_name_the_setting(bad: dict[str, object]) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_settings(**bad)
+    assert next(iter(bad)) in str(info.value)
+
+
+def test_hashing_embedder_is_chosen_only_when_asked_or_torch_is_missing() -> None:
+    assert isinstance(build_embedder(load_settings(embedder="hashing")), HashingEmbedder)
+    assert not isinstance(build_embedder(load_settings(embedder="minilm")), HashingEmbedder)

@@ -1,0 +1,57 @@
+from datetime import timedelta
+
+import pytest
+from pydantic import ValidationError
+
+import memvault
+from memvault.kg.model import Entity, Fact, normalize_name, normalize_predicate
+from tests.conftest import T0
+
+
+def fact(**kw: object) -> Fact:
+    base: dict[str, object] = dict(namespace="n", subject_id="s", subject="Ana",
+                                   predicate="lives_in", object="Lisbon",
+                                   statement="Ana lives in Lisbon", valid_at=T0, created_at=T0)
+    return Fact(**{**base, **kw})
+
+
+def test_fact_validity_is_half_open_and_respects_retirement() -> None:
+    f = fact(invalid_at=T0 + timedelta(days=10))
+    assert not f.is_valid_at(T0 - timedelta(seconds=1))
+    assert f.is_valid_at(T0)
+    assert f.is_valid_at(T0 + timedelta(days=9))
+    assert not f.is_valid_at(T0 + timedelta(days=10))
+    assert not fact(expired_at=T0).is_valid_at(T0 + timedelta(days=1))
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -0.1, 1.5])
+def test_confidence_must_be_finite_and_in_range(bad: float) -> None:
+    with pytest.raises(ValidationError, match="confidence"):
+        fact(confidence=bad)
+
+
+def test_names_and_predicates_normalise() -> None:
+    assert normalize_name("  The  Big Apple! ") == "big apple"
+    assert normalize_name("The") == "the"
+    assert normalize_predicate(" Lives In ") == "lives_in"
+    assert fact(predicate="Works-At").predicate == "works_at"
+
+
+def test_unknown_fields_are_refused() -> None:
+    with pytest.raises(ValidationError, match="extra"):
+        Entity(namespace="n", name="x", created_at=T0, last_seen_at=T0, colour="red")  # type: ignore[call-arg]
+
+
+def test_namespace_pattern_is_enforced() -> None:
+    with pytest.raises(ValidationError):
+        Entity(namespace="bad name!", name="x", created_at=T0, last_seen_at=T0)
+
+
+def test_public_api_all_is_exact() -> None:
+    exported = {name for name in dir(memvault) if not name.startswith("_")}
+    modules = {"bootstrap", "clock", "config", "errors", "kg", "recall", "vault", "embed",
+               "llm", "ingest", "interop", "cli", "eval", "demo", "lifecycle", "dream",
+               "lint", "profile"}
+    assert set(memvault.__all__) - {"__version__"} == exported - modules
+    for name in memvault.__all__:
+        assert hasattr(memvault, name)

@@ -1,0 +1,45 @@
+import pytest
+
+from memvault.ingest.rules import extract
+
+
+def facts(text: str, speaker: str | None = "Ana") -> set[tuple[str, str, str]]:
+    return {(f.subject, f.predicate, f.object) for f in extract(text, speaker=speaker).facts}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I live in Lisbon.", ("Ana", "lives_in", "Lisbon")),
+        ("Big news: I moved to Porto last week!", ("Ana", "lives_in", "Porto")),
+        ("I prefer dark roast coffee", ("Ana", "prefers", "dark roast coffee")),
+        ("My manager is Sarah Connor and she is kind.", ("Ana", "manager", "Sarah Connor")),
+        ("my favorite color is green", ("Ana", "favorite_color", "green")),
+        ("I work at Helio Labs as an engineer", ("Ana", "works_at", "Helio Labs")),
+        ("I'm 34 years old", ("Ana", "age", "34")),
+    ],
+)
+def test_first_person_statements_become_facts(text: str, expected: tuple[str, str, str]) -> None:
+    assert expected in facts(text)
+
+
+def test_without_speaker_the_subject_is_the_user() -> None:
+    assert ("user", "lives_in", "Oslo") in facts("I live in Oslo", speaker=None)
+
+
+def test_text_without_first_person_statements_yields_no_facts() -> None:
+    assert facts("The weather in Oslo was cold and Ana lives far away.") == set()
+
+
+def test_named_entities_skip_sentence_starters_and_type_by_cue() -> None:
+    found = {e.name: e.type for e in extract(
+        "Yesterday I flew to Tokyo with my friend Kenji. Thanks!", speaker="Ana").entities}
+    assert found["Ana"] == "person"
+    assert found["Tokyo"] == "place"
+    assert found["Kenji"] == "person"
+    assert "Yesterday" not in found and "Thanks" not in found
+
+
+def test_object_entities_are_listed() -> None:
+    names = {e.name for e in extract("my boss is Maria", speaker="Ana").entities}
+    assert "Maria" in names

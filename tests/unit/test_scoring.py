@@ -1,0 +1,63 @@
+import math
+from datetime import timedelta
+
+import pytest
+
+from memvault.config import RecallSettings
+from memvault.kg.model import Episode, Fact, MemoryType
+from memvault.recall.query import keyword_terms, name_candidates
+from memvault.recall.scoring import (
+    anti_stickiness,
+    effective_confidence,
+    score_episode,
+)
+from tests.conftest import T0
+
+S = RecallSettings()
+
+
+def ep(**kw: object) -> Episode:
+    return Episode(namespace="n", content="x", occurred_at=T0, created_at=T0, **kw)
+
+
+@pytest.mark.parametrize(
+    ("kind", "lam"),
+    [(MemoryType.USER, 0.0005), (MemoryType.REFERENCE, 0.001), (MemoryType.FEEDBACK, 0.002),
+     (MemoryType.PROJECT, 0.01)],
+)
+def test_per_type_age_decay(kind: MemoryType, lam: float) -> None:
+    f = score_episode(ep(type=kind), 1.0, T0 + timedelta(days=100), S)
+    assert f.decay == pytest.approx(math.exp(-lam * 100))
+
+
+def test_access_boost_is_capped() -> None:
+    assert score_episode(ep(access_count=3), 1.0, T0, S).access_boost == pytest.approx(1.3)
+    assert score_episode(ep(access_count=50, reinforced_count=50), 1.0, T0,
+                         S).access_boost == pytest.approx(2.0)
+
+
+def test_anti_stickiness_penalises_fetched_but_unconfirmed() -> None:
+    assert anti_stickiness(4, 0, S) == 1.0  # below the access floor
+    assert anti_stickiness(6, 2, S) == 1.0  # ratio 3: no excess
+    assert anti_stickiness(10, 1, S) == pytest.approx(0.95 ** 7)
+    assert anti_stickiness(1000, 0, S) == pytest.approx(0.95 ** 30)  # capped
+
+
+def test_composite_multiplies_every_factor() -> None:
+    f = score_episode(ep(importance=0.8, access_count=2), 0.5, T0 + timedelta(days=10), S)
+    expected = 0.5 * 0.8 * math.exp(-0.0005 * 10) * 1.2 * 1.0
+    assert f.score == pytest.approx(expected)
+
+
+def test_effective_confidence_halves_each_half_life_since_reinforcement() -> None:
+    f = Fact(namespace="n", subject_id="s", subject="A", predicate="p", object="o",
+             statement="A p o", confidence=0.8, valid_at=T0, created_at=T0)
+    assert effective_confidence(f, T0 + timedelta(days=180), 180) == pytest.approx(0.4)
+    f.last_reinforced_at = T0 + timedelta(days=180)
+    assert effective_confidence(f, T0 + timedelta(days=180), 180) == pytest.approx(0.8)
+
+
+def test_query_terms_drop_stopwords_but_never_empty() -> None:
+    assert keyword_terms("What did Caroline research?") == ["caroline", "research"]
+    assert keyword_terms("what is it") == ["what", "is", "it"]
+    assert "new york" in name_candidates("trip to New York's museums")
