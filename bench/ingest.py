@@ -20,13 +20,27 @@ from memvault import MemVault
 
 PEOPLE = ["Ana", "Bo", "Chen", "Dara", "Eli", "Farah", "Gus", "Hana"]
 PLACES = ["Lisbon", "Oslo", "Kyoto", "Austin", "Nairobi", "Lima", "Hanoi", "Turin"]
-THINGS = ["pottery", "trail running", "sourdough", "chess", "jazz piano", "birdwatching",
-          "the new project", "a vintage camera", "the book club", "sea kayaking"]
+THINGS = [
+    "pottery",
+    "trail running",
+    "sourdough",
+    "chess",
+    "jazz piano",
+    "birdwatching",
+    "the new project",
+    "a vintage camera",
+    "the book club",
+    "sea kayaking",
+]
 TEMPLATES = [
-    "I live in {place} now and I love it.", "My manager is {person} since last spring.",
-    "I prefer {thing} over most weekend plans.", "We talked about {thing} with {person}.",
-    "Yesterday {person} showed me photos from {place}.", "I started {thing} a month ago.",
-    "Do you remember what {person} said about {thing}?", "The trip to {place} was amazing!",
+    "I live in {place} now and I love it.",
+    "My manager is {person} since last spring.",
+    "I prefer {thing} over most weekend plans.",
+    "We talked about {thing} with {person}.",
+    "Yesterday {person} showed me photos from {place}.",
+    "I started {thing} a month ago.",
+    "Do you remember what {person} said about {thing}?",
+    "The trip to {place} was amazing!",
 ]
 
 
@@ -35,10 +49,17 @@ def turns(n: int, seed: int = 7) -> list[dict]:
     start = datetime(2025, 1, 1, tzinfo=UTC)
     out = []
     for i in range(n):
-        text = rng.choice(TEMPLATES).format(person=rng.choice(PEOPLE),
-                                            place=rng.choice(PLACES), thing=rng.choice(THINGS))
-        out.append({"content": f"{text} ({i})", "speaker": rng.choice(PEOPLE[:2]),
-                    "session_id": f"s{i // 25}", "occurred_at": start + timedelta(hours=i)})
+        text = rng.choice(TEMPLATES).format(
+            person=rng.choice(PEOPLE), place=rng.choice(PLACES), thing=rng.choice(THINGS)
+        )
+        out.append(
+            {
+                "content": f"{text} ({i})",
+                "speaker": rng.choice(PEOPLE[:2]),
+                "session_id": f"s{i // 25}",
+                "occurred_at": start + timedelta(hours=i),
+            }
+        )
     return out
 
 
@@ -69,17 +90,21 @@ def main() -> None:
         with MemVault.open(Path(tmp) / "bench.db", embedder=timed) as vault:
             t = time.perf_counter()
             for s in range(0, len(items), args.batch):
-                vault.write_many(items[s:s + args.batch], namespace="bench")
+                vault.write_many(items[s : s + args.batch], namespace="bench")
             total = time.perf_counter() - t
             stats = vault.stats(namespace="bench")
     result = {
-        "benchmark": "ingest", "episodes": args.episodes, "batch": args.batch,
-        "embedder": timed.name, "total_s": round(total, 2),
+        "benchmark": "ingest",
+        "episodes": args.episodes,
+        "batch": args.batch,
+        "embedder": timed.name,
+        "total_s": round(total, 2),
         "embedding_s": round(timed.seconds, 2),
         "episodes_per_s": round(args.episodes / total, 1),
         "beyond_embedding_share": round((total - timed.seconds) / total, 4),
         "goal_beyond_embedding_share": 0.15,
-        "facts": stats["facts"], "entities": stats["entities"],
+        "facts": stats["facts"],
+        "entities": stats["entities"],
     }
     json.dump(result, sys.stdout, indent=2)
     print()

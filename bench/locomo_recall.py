@@ -26,8 +26,7 @@ from memvault.eval.recall_eval import read_jsonl, run_recall_eval
 WORD = re.compile(r"[a-z0-9]+")
 
 
-def bm25_rank(docs: list[str], query: str, k: int, k1: float = 1.5, b: float = 0.75
-              ) -> list[int]:
+def bm25_rank(docs: list[str], query: str, k: int, k1: float = 1.5, b: float = 0.75) -> list[int]:
     toks = [WORD.findall(d.lower()) for d in docs]
     avg = sum(map(len, toks)) / max(len(toks), 1)
     df: Counter[str] = Counter(t for doc in toks for t in set(doc))
@@ -80,22 +79,27 @@ def main() -> None:
     args = parser.parse_args()
     turns_path, questions_path = args.data / "turns.jsonl", args.data / "questions.jsonl"
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp, MemVault.open(
-        Path(tmp) / "bench.db", sqlite_synchronous="NORMAL"
-    ) as vault:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        MemVault.open(Path(tmp) / "bench.db", sqlite_synchronous="NORMAL") as vault,
+    ):
         report = run_recall_eval(vault, turns_path, questions_path, k=args.k, out=None)
         turns = read_jsonl(turns_path, ("conv_id", "turn_id", "text"))
         questions = read_jsonl(questions_path, ("conv_id", "question_id", "question"))
         base = baselines(turns, questions, vault, args.k)
         embedder = vault.c.embedder.name
     result = {
-        "benchmark": "locomo_recall", "k": args.k, "embedder": embedder,
+        "benchmark": "locomo_recall",
+        "k": args.k,
+        "embedder": embedder,
         "questions_scored": report.scored,
-        "memvault": {"per_category": {c: v[f"recall@{args.k}"]
-                                      for c, v in report.per_category.items()},
-                     "overall": report.overall},
+        "memvault": {
+            "per_category": {c: v[f"recall@{args.k}"] for c, v in report.per_category.items()},
+            "overall": report.overall,
+        },
         **base,
-        "ingest_s": round(report.ingest_s, 1), "recall_s": round(report.recall_s, 1),
+        "ingest_s": round(report.ingest_s, 1),
+        "recall_s": round(report.recall_s, 1),
         "total_s": round(time.perf_counter() - started, 1),
     }
     json.dump(result, sys.stdout, indent=2)

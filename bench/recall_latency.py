@@ -24,9 +24,11 @@ from memvault import MemVault
 from memvault.kg.model import Episode, content_hash
 from memvault.kg.store import Batch, VectorRecord
 
-WORDS = ("garden hiking recipe meeting budget concert museum puppy guitar marathon camera "
-         "vacation airport library coffee painting sister project deadline birthday wedding "
-         "bakery festival kayak mountain river novel podcast yoga soccer chess theatre").split()
+WORDS = (
+    "garden hiking recipe meeting budget concert museum puppy guitar marathon camera "
+    "vacation airport library coffee painting sister project deadline birthday wedding "
+    "bakery festival kayak mountain river novel podcast yoga soccer chess theatre"
+).split()
 
 
 def text(rng: random.Random, i: int) -> str:
@@ -44,9 +46,15 @@ def fill(vault: MemVault, n: int, dim: int, rng: random.Random) -> np.ndarray:
         eps, vecs = [], []
         for i in range(start, min(n, start + 5000)):
             body = text(rng, i)
-            e = Episode(namespace="bench", content=body, session_id=f"s{i // 30}",
-                        position=i % 30, content_hash=content_hash("bench", None, None, body),
-                        occurred_at=t0 + timedelta(minutes=i), created_at=t0)
+            e = Episode(
+                namespace="bench",
+                content=body,
+                session_id=f"s{i // 30}",
+                position=i % 30,
+                content_hash=content_hash("bench", None, None, body),
+                occurred_at=t0 + timedelta(minutes=i),
+                created_at=t0,
+            )
             eps.append(e)
             vecs.append(VectorRecord("episode", e.id, matrix[i]))
         vault.store.apply(Batch(namespace="bench", episodes=eps, vectors=vecs))
@@ -55,8 +63,10 @@ def fill(vault: MemVault, n: int, dim: int, rng: random.Random) -> np.ndarray:
 
 def percentiles(samples: list[float]) -> dict[str, float]:
     a = np.array(samples) * 1000
-    return {"p50_ms": round(float(np.percentile(a, 50)), 2),
-            "p95_ms": round(float(np.percentile(a, 95)), 2)}
+    return {
+        "p50_ms": round(float(np.percentile(a, 50)), 2),
+        "p95_ms": round(float(np.percentile(a, 95)), 2),
+    }
 
 
 def main() -> None:
@@ -71,8 +81,10 @@ def main() -> None:
         t = time.perf_counter()
         matrix = fill(vault, args.episodes, embed.dim, rng)
         setup_s = time.perf_counter() - t
-        queries = [f"what did I say about {rng.choice(WORDS)} and {rng.choice(WORDS)}?"
-                   for _ in range(args.queries)]
+        queries = [
+            f"what did I say about {rng.choice(WORDS)} and {rng.choice(WORDS)}?"
+            for _ in range(args.queries)
+        ]
         now = datetime(2026, 1, 1, tzinfo=UTC)
         vault.recall(queries[0], namespace="bench", k=args.k, now=now)  # load model + index
         full, numpy_only, numpy_embed = [], [], []
@@ -93,9 +105,15 @@ def main() -> None:
     bare = percentiles(numpy_only)
     bare_embed = percentiles(numpy_embed)
     result = {
-        "benchmark": "recall_latency", "episodes": args.episodes, "queries": args.queries,
-        "k": args.k, "embedder": embed.name, "setup_s": round(setup_s, 1),
-        "memvault_recall": memvault, "numpy_topk": bare, "numpy_topk_with_embedding": bare_embed,
+        "benchmark": "recall_latency",
+        "episodes": args.episodes,
+        "queries": args.queries,
+        "k": args.k,
+        "embedder": embed.name,
+        "setup_s": round(setup_s, 1),
+        "memvault_recall": memvault,
+        "numpy_topk": bare,
+        "numpy_topk_with_embedding": bare_embed,
         "ratio_p50_vs_numpy_with_embedding": round(memvault["p50_ms"] / bare_embed["p50_ms"], 2),
         "ratio_p95_vs_numpy_with_embedding": round(memvault["p95_ms"] / bare_embed["p95_ms"], 2),
         "goal_p95_ms": 30,

@@ -22,8 +22,12 @@ class RecallSettings(BaseModel):
     candidates: int = Field(default=100, ge=1, le=5000, description="Per channel.")
     channel_weights: dict[str, float] = Field(
         default_factory=lambda: {
-            "dense": 0.4, "keyword": 0.6, "graph": 0.1,
-            "actor": 0.3, "context": 0.5, "session": 0.4,
+            "dense": 0.4,
+            "keyword": 0.6,
+            "graph": 0.1,
+            "actor": 0.3,
+            "context": 0.5,
+            "session": 0.4,
         },
         description="Weights of the relevance signals (see memvault.recall.engine).",
     )
@@ -48,7 +52,9 @@ class RecallSettings(BaseModel):
         default=1, ge=0, le=5, description="Neighbouring turns of a hit that share its score."
     )
     context_anchors: int = Field(
-        default=10, ge=0, le=500,
+        default=10,
+        ge=0,
+        le=500,
         description="How many of the strongest episodes lend their neighbours a share.",
     )
     graph_max_entity_share: float = Field(

@@ -54,8 +54,13 @@ def _parse(raw: bytes, fmt: str, path: str, split: str, defaults: dict[str, Any]
     return parsed
 
 
+def _line_order(problem: Problem) -> tuple[int, str]:
+    number = problem.where.rpartition(" ")[2]
+    return (int(number) if number.isdigit() else 0, problem.where)
+
+
 def _drop_invalid(vault: Any, parsed: ParsedLines, ns: str) -> list[Problem]:
-    """Check item by item so ``--skip-invalid`` can keep the good ones."""
+    """Check item by item, keep the valid ones, and return the problems of the rest."""
     problems: list[Problem] = vault.writer.check(
         ns, parsed.episodes, parsed.episode_labels, now=vault.now()
     )
@@ -95,11 +100,10 @@ def ingest(
     )
     with open_vault() as vault:
         ns = vault.ns(namespace)
-        skipped = list(parsed.problems)
-        if skip_invalid:
-            skipped += _drop_invalid(vault, parsed, ns)
-        elif parsed.problems:
-            raise InvalidBatchError(parsed.problems, what=file)
+        # Every problem of the file at once, in line order: the user fixes them in one pass.
+        skipped = sorted(parsed.problems + _drop_invalid(vault, parsed, ns), key=_line_order)
+        if skipped and not skip_invalid:
+            raise InvalidBatchError(skipped, what=file)
         totals = _write_batches(vault, parsed, ns, not as_json and interactive())
         if parsed.facts:
             totals["facts_written"] = len(vault.add_facts(parsed.facts, namespace=ns))

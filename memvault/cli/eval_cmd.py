@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import Progress
+from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from memvault.cli.output import JsonOpt, console, err_console, handle_errors, interactive
@@ -49,7 +49,7 @@ def recall_cmd(
                 console=err_console, disable=as_json or not interactive(), transient=True
             ) as bar,
         ):
-            tasks: dict[str, int] = {}
+            tasks: dict[str, TaskID] = {}
 
             def progress(stage: str, n: int, total: int) -> None:
                 if stage not in tasks:

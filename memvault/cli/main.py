@@ -136,7 +136,7 @@ def feedback(
 ) -> None:
     """Tell the vault a memory was good, bad, right or wrong."""
     with open_vault() as vault:
-        record = vault.feedback(record_id, signal, namespace=namespace)  # type: ignore[arg-type]
+        record = vault.feedback(record_id, signal, namespace=namespace)
     emit(
         record.model_dump(mode="json"),
         as_json,

@@ -15,7 +15,6 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from memvault.clock import ensure_utc
 from memvault.errors import (
     ConfigError,
     InvalidBatchError,
@@ -23,6 +22,7 @@ from memvault.errors import (
     MemvaultError,
     NotFoundError,
 )
+from memvault.interop.jsonl import parse_session_time
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -53,7 +53,7 @@ def parse_time(value: str | None, option: str) -> datetime | None:
     if value is None:
         return None
     try:
-        return ensure_utc(datetime.fromisoformat(value.strip().replace("Z", "+00:00")))
+        return parse_session_time(value)
     except ValueError:
         raise InvalidInputError(
             f"{value!r} is not a date",

@@ -22,7 +22,7 @@ class FakeEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.calls += 1
-        rows = []
+        rows: list[np.ndarray] = []
         for text in texts:
             if text in self.pinned:
                 rows.append(self.pinned[text])

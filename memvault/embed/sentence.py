@@ -45,6 +45,9 @@ class SentenceTransformerEmbedder:
                 return self._model
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            # a CLI user should not see weight-loading progress bars on every command
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+            os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
             try:
                 path = self._model_path or _packaged_model_path()
                 from sentence_transformers import SentenceTransformer

@@ -41,7 +41,13 @@ class EvalReport:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def read_jsonl(path: str | Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
+def read_jsonl(
+    path: str | Path,
+    required: tuple[str, ...],
+    check: Callable[[dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Every row of a contract file, or every problem of it (``path:line``) at once.
+    ``check`` raises ValueError for a row that parses but cannot be used."""
     rows: list[dict[str, Any]] = []
     problems: list[Problem] = []
     try:
@@ -65,6 +71,12 @@ def read_jsonl(path: str | Path, required: tuple[str, ...]) -> list[dict[str, An
         if missing:
             problems.append(Problem(f"{path}:{number}", f"missing {', '.join(missing)}"))
             continue
+        try:
+            if check is not None:
+                check(row)
+        except ValueError as exc:
+            problems.append(Problem(f"{path}:{number}", str(exc)))
+            continue
         rows.append(row)
     if problems:
         raise InvalidBatchError(problems, what=str(path))
@@ -76,11 +88,22 @@ def namespace_for(conv_id: str) -> str:
     return (cleaned or "conv")[:128]
 
 
+def _check_turn(row: dict[str, Any]) -> None:
+    if not (row.get("session_time_iso") or row.get("session_time")):
+        raise ValueError("needs session_time_iso or session_time")
+    row["_episode"] = turn_to_episode(row)
+
+
+def _check_question(row: dict[str, Any]) -> None:
+    if row.get("question_date"):
+        row["_now"] = parse_session_time(str(row["question_date"]))
+
+
 def _sessions(turns: list[dict[str, Any]]) -> Iterator[tuple[str, list[dict[str, Any]]]]:
     """(conv_id, the episodes of one session) in the order sessions happened."""
     grouped: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for row in turns:
-        grouped[(str(row["conv_id"]), str(row["session_id"]))].append(turn_to_episode(row))
+        grouped[(str(row["conv_id"]), str(row["session_id"]))].append(row["_episode"])
     order = sorted(grouped, key=lambda key: (key[0], grouped[key][0]["occurred_at"]))
     for key in order:
         yield key[0], grouped[key]
@@ -125,8 +148,16 @@ def run_recall_eval(
     after_ingest: Callable[[MemVault, list[str]], None] | None = None,
     on_progress: Callable[[str, int, int], None] | None = None,
 ) -> EvalReport:
-    turns = read_jsonl(turns_path, ("conv_id", "session_id", "turn_id", "text"))
-    questions = read_jsonl(questions_path, ("conv_id", "question_id", "question"))
+    turns = read_jsonl(turns_path, ("conv_id", "session_id", "turn_id", "text"), _check_turn)
+    questions = read_jsonl(questions_path, ("conv_id", "question_id", "question"), _check_question)
+    known = {str(t["conv_id"]) for t in turns}
+    orphans = [
+        Problem(f"question {q['question_id']}", f"conversation {q['conv_id']!r} has no turns")
+        for q in questions
+        if str(q["conv_id"]) not in known
+    ]
+    if orphans:
+        raise InvalidBatchError(orphans, what=str(questions_path))
     report = EvalReport(k=k, turns=len(turns), questions=len(questions))
     started = time.perf_counter()
     last_time = ingest_turns(
@@ -141,12 +172,7 @@ def run_recall_eval(
     scores: dict[str, list[float]] = defaultdict(list)
     for q in questions:
         conv = str(q["conv_id"])
-        if conv not in last_time:
-            raise InvalidInputError(
-                f"question {q['question_id']} names conversation {conv!r} that has no turns",
-                field="questions",
-            )
-        now = parse_session_time(q["question_date"]) if q.get("question_date") else last_time[conv]
+        now = q.get("_now") or last_time[conv]
         ranked = ranked_turns(vault, namespace_for(conv), q["question"], k, now)
         if out is not None:
             out.write(json.dumps({"question_id": q["question_id"], "ranked": ranked}) + "\n")

@@ -254,8 +254,9 @@ class Writer:
                 episodes.append(self._episode(namespace, item, now, result))
             except InvalidInputError as exc:
                 problems.append(Problem(where, str(exc)))
-        order = {label: i for i, label in enumerate(labels or [f"item {i}" for i in
-                                                               range(len(items))])}
+        order = {
+            label: i for i, label in enumerate(labels or [f"item {i}" for i in range(len(items))])
+        }
         problems.sort(key=lambda p: order.get(p.where, 0))
         return episodes, problems
 

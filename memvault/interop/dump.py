@@ -176,14 +176,7 @@ def _load_line(
     model = _MODELS.get(kind or "")
     if model is None:
         raise ValueError(f"unknown record type {kind!r}")
-    record: Any = model.model_validate({**item["data"], "namespace": target})
-    {
-        "session": batch.sessions,
-        "entity": batch.entities,
-        "episode": batch.episodes,
-        "mention": batch.mentions,
-        "fact": batch.facts,
-    }[kind].append(record)
+    batch.add(model.model_validate({**item["data"], "namespace": target}))  # type: ignore[arg-type]
 
 
 def _short(exc: Exception) -> str:

@@ -47,8 +47,8 @@ def parse_session_time(value: str) -> datetime:
         pass
     cleaned = re.sub(r"\s+", " ", text.replace(",", ", ")).replace(" ,", ",")
     for fmt in ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y"):
-        try:
-            return ensure_utc(datetime.strptime(cleaned.upper(), fmt.upper()))
+        try:  # strptime matches month names and am/pm case-insensitively
+            return ensure_utc(datetime.strptime(cleaned, fmt))
         except ValueError:
             continue
     raise ValueError(f"{value!r} is not a date (use ISO 8601)")

@@ -1,10 +1,10 @@
 """The store port: durable records and indexed lookups, nothing more.
 
 Adapters (SQLite here; Cypher for Neo4j / FalkorDB) implement :class:`Store`; one contract
-suite (``tests/contract``) runs against each. Writes are values: a :class:`Batch` of upserts
-and deletes applied atomically; reads are lookups by id, by entity, vector top-k, keyword
-top-k and a changed-since watermark. Graph algorithms run in memory over what the store
-returns, not inside it.
+suite (``tests/integration/test_store_contract.py``) runs against each. Writes are values: a
+:class:`Batch` of upserts and deletes applied atomically; reads are lookups by id, by entity,
+vector top-k, keyword top-k and a changed-since watermark. Graph algorithms run in memory over
+what the store returns, not inside it.
 """
 
 from __future__ import annotations
@@ -50,6 +50,20 @@ class Batch:
     mentions: list[Mention] = field(default_factory=list)
     vectors: list[VectorRecord] = field(default_factory=list)
     deletes: list[tuple[RecordKind, str]] = field(default_factory=list)
+
+    def add(self, record: Session | Episode | Entity | Fact | Mention) -> None:
+        """Upsert one record of any kind."""
+        match record:
+            case Session():
+                self.sessions.append(record)
+            case Episode():
+                self.episodes.append(record)
+            case Entity():
+                self.entities.append(record)
+            case Fact():
+                self.facts.append(record)
+            case Mention():
+                self.mentions.append(record)
 
     def is_empty(self) -> bool:
         return not any(

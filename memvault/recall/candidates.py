@@ -36,8 +36,9 @@ class Candidates:
 
     def explain(self, key: Key, factors: Factors) -> Explanation:
         return Explanation(
-            signals={name: round(values[key], 6) for name, values in self.signal.items()
-                     if key in values},
+            signals={
+                name: round(values[key], 6) for name, values in self.signal.items() if key in values
+            },
             ranks=dict(self.ranks.get(key, {})),
             entities=list(dict.fromkeys(self.entities.get(key, []))),
             factors=factors,

@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Literal
 
 import numpy as np
+
 from memvault.config import RecallSettings
 from memvault.embed import Embedder
 from memvault.kg.model import Episode, Fact, normalize_name
@@ -40,7 +41,12 @@ class Recaller:
         self._sizes: dict[str, tuple[int, int]] = {}  # namespace → (watermark, episodes)
 
     def recall(
-        self, namespace: str, query: str, *, k: int, now: datetime,
+        self,
+        namespace: str,
+        query: str,
+        *,
+        k: int,
+        now: datetime,
         as_of: datetime | None = None,
     ) -> list[Hit]:
         at = as_of or now
@@ -80,23 +86,26 @@ class Recaller:
         """Episodes and facts tied to the entities the query names; rare entities weigh more,
         and entities in a large share of all episodes (a chat's speakers) seed nothing."""
         total = self._episode_total(c.ns)
-        informative = [e for e in c.query_entities
-                       if e.mention_count <= self.s.graph_max_entity_share * total]
+        informative = [
+            e for e in c.query_entities if e.mention_count <= self.s.graph_max_entity_share * total
+        ]
         if not informative:
             return
         idf = {e.id: math.log(1.0 + total / max(e.mention_count, 1)) for e in informative}
         names = {e.id: e.name for e in informative}
         episode_score: dict[str, float] = defaultdict(float)
-        for episode_id, entity_id in self.store.episodes_mentioning(c.ns, list(idf),
-                                                                     limit=n * len(idf)):
+        for episode_id, entity_id in self.store.episodes_mentioning(
+            c.ns, list(idf), limit=n * len(idf)
+        ):
             episode_score[episode_id] += idf[entity_id]
             c.entities[("episode", episode_id)].append(names[entity_id])
         ranked = sorted(episode_score.items(), key=lambda kv: -kv[1])[:n]
         c.add_channel("graph", "episode", ranked)
         fact_score = {}
         for fact in self.store.facts_about(c.ns, list(idf)):
-            fact_score[fact.id] = (idf.get(fact.subject_id, 0.0)
-                                   + idf.get(fact.object_id or "", 0.0)) * fact.confidence
+            fact_score[fact.id] = (
+                idf.get(fact.subject_id, 0.0) + idf.get(fact.object_id or "", 0.0)
+            ) * fact.confidence
             c.entities[("fact", fact.id)] = [fact.subject, fact.object]
         c.add_channel("graph", "fact", sorted(fact_score.items(), key=lambda kv: -kv[1])[:n])
 
@@ -107,10 +116,15 @@ class Recaller:
         c.facts.update({f.id: f for f in self.store.get_facts(c.ns, c.ids("fact"))})
         for kind in ("episode", "fact"):
             missing = [i for i in c.ids(kind) if (kind, i) not in c.signal["dense"]]
-            self._cosines(c, kind, missing, vector)  # type: ignore[arg-type]
+            self._cosines(c, kind, missing, vector)
 
-    def _cosines(self, c: Candidates, kind: Literal["episode", "fact"], ids: Sequence[str],
-                 vector: np.ndarray) -> None:
+    def _cosines(
+        self,
+        c: Candidates,
+        kind: Literal["episode", "fact"],
+        ids: Sequence[str],
+        vector: np.ndarray,
+    ) -> None:
         if not ids:
             return
         q = vector / (np.linalg.norm(vector) or 1.0)
@@ -128,8 +142,10 @@ class Recaller:
     def _base(self, c: Candidates) -> dict[Key, float]:
         """What the memory says: dense, keyword and graph signals, each scaled by its best."""
         w = self.s.channel_weights
-        tops = {name: max((max(v, 0.0) for v in c.signal[name].values()), default=0.0)
-                for name in ("dense", "keyword", "graph")}
+        tops = {
+            name: max((max(v, 0.0) for v in c.signal[name].values()), default=0.0)
+            for name in ("dense", "keyword", "graph")
+        }
         base: dict[Key, float] = {}
         for key in c.keys:
             total = 0.0
@@ -139,8 +155,9 @@ class Recaller:
             base[key] = total
         return base
 
-    def _actor_bonus(self, c: Candidates, score: dict[Key, float], named: set[str]
-                     ) -> dict[Key, float]:
+    def _actor_bonus(
+        self, c: Candidates, score: dict[Key, float], named: set[str]
+    ) -> dict[Key, float]:
         """Who said it: a memory whose speaker (a fact: whose subject) the query names."""
         weight = self.s.channel_weights.get("actor", 0.0)
         if not named or weight <= 0:
@@ -161,8 +178,9 @@ class Recaller:
         f = c.facts.get(rid)
         return normalize_name(f.subject) if f else None
 
-    def _context(self, c: Candidates, base: dict[Key, float], vector: np.ndarray
-                 ) -> dict[Key, float]:
+    def _context(
+        self, c: Candidates, base: dict[Key, float], vector: np.ndarray
+    ) -> dict[Key, float]:
         """Each turn also takes a share of its best neighbour's base score; neighbours of the
         strongest episodes join the candidates (an answer often sits one turn after the
         question that names the topic)."""
@@ -170,8 +188,7 @@ class Recaller:
         if self.s.context_window <= 0 or weight <= 0:
             return dict(base)
         strongest = sorted((k for k in base if k[0] == "episode"), key=lambda k: -base[k])
-        anchors = [c.episodes[i] for _, i in strongest[: self.s.context_anchors]
-                   if i in c.episodes]
+        anchors = [c.episodes[i] for _, i in strongest[: self.s.context_anchors] if i in c.episodes]
         around = self.store.session_neighbours(c.ns, anchors, self.s.context_window)
         fresh = [i for ids in around.values() for i in ids if i not in c.episodes]
         if fresh:
@@ -181,8 +198,11 @@ class Recaller:
             for i in fresh:
                 key = ("episode", i)
                 c.keys.setdefault(key, None)
-                base[key] = self.s.channel_weights.get("dense", 0.0) * max(
-                    c.signal["dense"].get(key, 0.0), 0.0) / top
+                base[key] = (
+                    self.s.channel_weights.get("dense", 0.0)
+                    * max(c.signal["dense"].get(key, 0.0), 0.0)
+                    / top
+                )
         score = dict(base)
         for anchor_id, ids in around.items():
             for i in ids:
@@ -211,8 +231,9 @@ class Recaller:
         return out
 
     # -- filter and score -----------------------------------------------------------------
-    def _score(self, c: Candidates, score: dict[Key, float], base: dict[Key, float],
-               at: datetime) -> list[Hit]:
+    def _score(
+        self, c: Candidates, score: dict[Key, float], base: dict[Key, float], at: datetime
+    ) -> list[Hit]:
         best = max(score.values(), default=0.0)
         if best <= 0:
             return []
@@ -225,17 +246,33 @@ class Recaller:
                 if e is None or not _visible_episode(e, at):
                     continue
                 factors = score_episode(e, relevance, at, self.s)
-                hits.append(Hit(kind="episode", id=rid, text=e.content, score=factors.score,
-                                source_episode_ids=[rid], episode=e,
-                                explanation=c.explain(key, factors)))
+                hits.append(
+                    Hit(
+                        kind="episode",
+                        id=rid,
+                        text=e.content,
+                        score=factors.score,
+                        source_episode_ids=[rid],
+                        episode=e,
+                        explanation=c.explain(key, factors),
+                    )
+                )
             else:
                 f = c.facts.get(rid)
                 if f is None or not _visible_fact(f, at):
                     continue
                 factors = score_fact(f, relevance, at, self.s)
-                hits.append(Hit(kind="fact", id=rid, text=f.statement, score=factors.score,
-                                source_episode_ids=list(f.source_episode_ids), fact=f,
-                                explanation=c.explain(key, factors)))
+                hits.append(
+                    Hit(
+                        kind="fact",
+                        id=rid,
+                        text=f.statement,
+                        score=factors.score,
+                        source_episode_ids=list(f.source_episode_ids),
+                        fact=f,
+                        explanation=c.explain(key, factors),
+                    )
+                )
         return hits
 
 
@@ -249,5 +286,3 @@ def _visible_fact(f: Fact, at: datetime) -> bool:
     if not f.is_valid_at(at):
         return False
     return f.cooldown_until is None or f.cooldown_until <= at
-
-

@@ -35,8 +35,10 @@ class Explanation(BaseModel):
             extra.append(f"effective confidence {f.confidence:.3f}")
         if self.entities:
             extra.append("entities: " + ", ".join(self.entities))
-        return f"score {f.score:.4f} = " + " × ".join(parts) + (
-            "; " + "; ".join(extra) if extra else ""
+        return (
+            f"score {f.score:.4f} = "
+            + " × ".join(parts)
+            + ("; " + "; ".join(extra) if extra else "")
         )
 
 

@@ -16,8 +16,18 @@ CHAT = [
 
 @pytest.fixture
 def chat(vault: MemVault) -> MemVault:
-    vault.write_many([{"content": t, "speaker": "Ana", "session_id": "s1",
-                       "occurred_at": T0 - timedelta(days=30)} for t in CHAT], namespace="ana")
+    vault.write_many(
+        [
+            {
+                "content": t,
+                "speaker": "Ana",
+                "session_id": "s1",
+                "occurred_at": T0 - timedelta(days=30),
+            }
+            for t in CHAT
+        ],
+        namespace="ana",
+    )
     return vault
 
 
@@ -29,7 +39,11 @@ def test_recall_finds_the_relevant_memory_first_and_explains_it(chat: MemVault) 
     hits = chat.recall("what is the name of the beagle puppy?", namespace="ana", k=3)
     assert hits[0].text == CHAT[0]
     why = hits[0].explanation
-    assert why.signals["keyword"] > 0 and "keyword:episode" in why.ranks and why.factors.score == pytest.approx(hits[0].score)
+    assert (
+        why.signals["keyword"] > 0
+        and "keyword:episode" in why.ranks
+        and why.factors.score == pytest.approx(hits[0].score)
+    )
     assert "decay" in why.text() and "importance" in why.text()
 
 
@@ -54,14 +68,25 @@ def test_snoozed_memories_are_hidden_until_the_cooldown_ends(chat: MemVault) -> 
 
 
 def test_superseded_fact_is_not_current_but_is_returned_as_of_its_time(vault: MemVault) -> None:
-    old = vault.add_fact("Ana", "lives_in", "Berlin", valid_at=T0 - timedelta(days=300),
-                         invalid_at=T0 - timedelta(days=10), namespace="ana")
-    new = vault.add_fact("Ana", "lives_in", "Lisbon", valid_at=T0 - timedelta(days=10),
-                         namespace="ana")
+    old = vault.add_fact(
+        "Ana",
+        "lives_in",
+        "Berlin",
+        valid_at=T0 - timedelta(days=300),
+        invalid_at=T0 - timedelta(days=10),
+        namespace="ana",
+    )
+    new = vault.add_fact(
+        "Ana", "lives_in", "Lisbon", valid_at=T0 - timedelta(days=10), namespace="ana"
+    )
     now_ids = {h.id for h in vault.recall("where does Ana live", namespace="ana")}
     assert new.id in now_ids and old.id not in now_ids
-    then = {h.id for h in vault.recall("where does Ana live", namespace="ana",
-                                       as_of=T0 - timedelta(days=100))}
+    then = {
+        h.id
+        for h in vault.recall(
+            "where does Ana live", namespace="ana", as_of=T0 - timedelta(days=100)
+        )
+    }
     assert old.id in then and new.id not in then
 
 
@@ -89,12 +114,18 @@ def test_incorrect_feedback_retires_a_fact(vault: MemVault) -> None:
 
 
 def test_context_channel_brings_the_answer_after_the_question(vault: MemVault) -> None:
-    vault.write_many([
-        {"content": "What did you name the new boat?", "speaker": "Bo", "session_id": "s"},
-        {"content": "Seagull, after my grandmother's nickname.", "speaker": "Ana",
-         "session_id": "s"},
-        {"content": "Lunch was great today.", "speaker": "Bo", "session_id": "s"},
-    ], namespace="n")
+    vault.write_many(
+        [
+            {"content": "What did you name the new boat?", "speaker": "Bo", "session_id": "s"},
+            {
+                "content": "Seagull, after my grandmother's nickname.",
+                "speaker": "Ana",
+                "session_id": "s",
+            },
+            {"content": "Lunch was great today.", "speaker": "Bo", "session_id": "s"},
+        ],
+        namespace="n",
+    )
     hits = vault.recall("name of the boat", namespace="n", k=3)
     answer = next(h for h in hits if h.text.startswith("Seagull"))
     assert answer.explanation.signals["context"] > 0

@@ -16,12 +16,24 @@ from tests.conftest import T0
 NS = "alice"
 
 
-def episode(text: str, *, ns: str = NS, session: str | None = "s1", position: int | None = None,
-            external_id: str | None = None, minutes: int = 0) -> Episode:
+def episode(
+    text: str,
+    *,
+    ns: str = NS,
+    session: str | None = "s1",
+    position: int | None = None,
+    external_id: str | None = None,
+    minutes: int = 0,
+) -> Episode:
     return Episode(
-        namespace=ns, content=text, session_id=session, position=position,
-        external_id=external_id, content_hash=content_hash(ns, session, None, text),
-        occurred_at=T0 + timedelta(minutes=minutes), created_at=T0,
+        namespace=ns,
+        content=text,
+        session_id=session,
+        position=position,
+        external_id=external_id,
+        content_hash=content_hash(ns, session, None, text),
+        occurred_at=T0 + timedelta(minutes=minutes),
+        created_at=T0,
     )
 
 
@@ -30,9 +42,17 @@ def entity(name: str, *, ns: str = NS, aliases: list[str] | None = None) -> Enti
 
 
 def fact(subject: Entity, predicate: str, obj: str, **kw: object) -> Fact:
-    return Fact(namespace=subject.namespace, subject_id=subject.id, subject=subject.name,
-                predicate=predicate, object=obj, statement=f"{subject.name} {predicate} {obj}",
-                valid_at=T0, created_at=T0, **kw)
+    return Fact(
+        namespace=subject.namespace,
+        subject_id=subject.id,
+        subject=subject.name,
+        predicate=predicate,
+        object=obj,
+        statement=f"{subject.name} {predicate} {obj}",
+        valid_at=T0,
+        created_at=T0,
+        **kw,
+    )
 
 
 def vec(*values: float) -> np.ndarray:
@@ -43,8 +63,16 @@ def test_apply_then_read_back_every_record_kind(store: Store) -> None:
     e, ent = episode("I live in Lisbon"), entity("Lisbon")
     f = fact(ent, "is_a", "city")
     s = Session(namespace=NS, id="s1", started_at=T0, last_at=T0, episode_count=1)
-    store.apply(Batch(namespace=NS, sessions=[s], episodes=[e], entities=[ent], facts=[f],
-                      mentions=[Mention(namespace=NS, episode_id=e.id, entity_id=ent.id)]))
+    store.apply(
+        Batch(
+            namespace=NS,
+            sessions=[s],
+            episodes=[e],
+            entities=[ent],
+            facts=[f],
+            mentions=[Mention(namespace=NS, episode_id=e.id, entity_id=ent.id)],
+        )
+    )
     assert store.get_episodes(NS, [e.id]) == [e]
     assert store.get_entities(NS, [ent.id]) == [ent]
     assert store.get_facts(NS, [f.id]) == [f]
@@ -60,10 +88,20 @@ def test_get_preserves_requested_order_and_skips_missing(store: Store) -> None:
 
 def test_no_read_crosses_namespaces(store: Store) -> None:
     mine, theirs = episode("secret plans", ns="alice"), episode("secret plans", ns="bob")
-    store.apply(Batch(namespace="alice", episodes=[mine],
-                      vectors=[VectorRecord("episode", mine.id, vec(1, 0))]))
-    store.apply(Batch(namespace="bob", episodes=[theirs],
-                      vectors=[VectorRecord("episode", theirs.id, vec(1, 0))]))
+    store.apply(
+        Batch(
+            namespace="alice",
+            episodes=[mine],
+            vectors=[VectorRecord("episode", mine.id, vec(1, 0))],
+        )
+    )
+    store.apply(
+        Batch(
+            namespace="bob",
+            episodes=[theirs],
+            vectors=[VectorRecord("episode", theirs.id, vec(1, 0))],
+        )
+    )
     assert store.get_episodes("alice", [theirs.id]) == []
     assert [i for i, _ in store.keyword_topk("alice", "episode", ["secret"], 10)] == [mine.id]
     assert [i for i, _ in store.vector_topk("alice", "episode", vec(1, 0), 10)] == [mine.id]
@@ -106,35 +144,48 @@ def test_keyword_topk_ranks_by_bm25_and_stems(store: Store) -> None:
     assert store.keyword_topk(NS, "episode", ['"quoted" OR weird*'], 5) == []
 
 
-def test_vector_topk_is_exact_and_follows_writes_and_deletes(store_factory: Callable[[], Store]
-                                                             ) -> None:
+def test_vector_topk_is_exact_and_follows_writes_and_deletes(
+    store_factory: Callable[[], Store],
+) -> None:
     store = store_factory()
     a, b = episode("a"), episode("b")
-    store.apply(Batch(namespace=NS, episodes=[a, b], vectors=[
-        VectorRecord("episode", a.id, vec(1, 0, 0)), VectorRecord("episode", b.id, vec(0, 1, 0))]))
+    store.apply(
+        Batch(
+            namespace=NS,
+            episodes=[a, b],
+            vectors=[
+                VectorRecord("episode", a.id, vec(1, 0, 0)),
+                VectorRecord("episode", b.id, vec(0, 1, 0)),
+            ],
+        )
+    )
     assert [i for i, _ in store.vector_topk(NS, "episode", vec(0.9, 0.1, 0), 2)] == [a.id, b.id]
     c = episode("c")
-    store.apply(Batch(namespace=NS, episodes=[c],
-                      vectors=[VectorRecord("episode", c.id, vec(1, 0.01, 0))]))
+    store.apply(
+        Batch(namespace=NS, episodes=[c], vectors=[VectorRecord("episode", c.id, vec(1, 0.01, 0))])
+    )
     top = store.vector_topk(NS, "episode", vec(1, 0, 0), 3)
     assert [i for i, _ in top] == [a.id, c.id, b.id]
     assert top[0][1] == pytest.approx(1.0, abs=1e-6)
     store.apply(Batch(namespace=NS, vectors=[VectorRecord("episode", a.id, vec(0, 0, 1))]))
     store.apply(Batch(namespace=NS, deletes=[("episode", c.id)]))
-    assert [i for i, _ in store.vector_topk(NS, "episode", vec(1, 0, 0), 3)][0] == b.id
+    assert store.vector_topk(NS, "episode", vec(1, 0, 0), 3)[0][0] == b.id
     assert len(store.vector_topk(NS, "episode", vec(1, 0, 0), 10)) == 2
 
 
-def test_vector_index_sees_writes_from_another_connection(store_factory: Callable[[], Store]
-                                                          ) -> None:
+def test_vector_index_sees_writes_from_another_connection(
+    store_factory: Callable[[], Store],
+) -> None:
     reader, writer = store_factory(), store_factory()
     a = episode("a")
-    writer.apply(Batch(namespace=NS, episodes=[a], vectors=[VectorRecord("episode", a.id,
-                                                                         vec(1, 0))]))
+    writer.apply(
+        Batch(namespace=NS, episodes=[a], vectors=[VectorRecord("episode", a.id, vec(1, 0))])
+    )
     assert reader.vector_topk(NS, "episode", vec(1, 0), 5)[0][0] == a.id
     b = episode("b")
-    writer.apply(Batch(namespace=NS, episodes=[b], vectors=[VectorRecord("episode", b.id,
-                                                                         vec(0, 1))]))
+    writer.apply(
+        Batch(namespace=NS, episodes=[b], vectors=[VectorRecord("episode", b.id, vec(0, 1))])
+    )
     assert reader.vector_topk(NS, "episode", vec(0, 1), 5)[0][0] == b.id
     writer.apply(Batch(namespace=NS, deletes=[("episode", b.id)]))
     assert [i for i, _ in reader.vector_topk(NS, "episode", vec(0, 1), 5)] == [a.id]
@@ -142,8 +193,9 @@ def test_vector_index_sees_writes_from_another_connection(store_factory: Callabl
 
 def test_mismatched_query_dimension_is_a_clear_error(store: Store) -> None:
     a = episode("a")
-    store.apply(Batch(namespace=NS, episodes=[a], vectors=[VectorRecord("episode", a.id,
-                                                                        vec(1, 0))]))
+    store.apply(
+        Batch(namespace=NS, episodes=[a], vectors=[VectorRecord("episode", a.id, vec(1, 0))])
+    )
     with pytest.raises(InvalidInputError, match="dimensions"):
         store.vector_topk(NS, "episode", vec(1, 0, 0), 3)
 
@@ -165,7 +217,10 @@ def test_facts_about_and_list_facts_filters(store: Store) -> None:
     assert {f.id for f in store.facts_about(NS, [lisbon.id])} == {lives.id}
     assert {f.id for f in store.facts_about(NS, [ana.id])} == {lives.id, likes.id}
     assert {f.id for f in store.facts_about(NS, [ana.id], include_expired=True)} == {
-        lives.id, likes.id, old.id}
+        lives.id,
+        likes.id,
+        old.id,
+    }
     by_pred = store.list_facts(NS, FactQuery(subject_ids=[ana.id], predicate="lives_in"))
     assert [f.id for f in by_pred] == [lives.id]
     assert store.list_facts(NS, FactQuery(subject_ids=[])) == []
@@ -204,8 +259,14 @@ def test_changed_since_reports_upserts_and_deletes_after_a_watermark(store: Stor
 
 def test_delete_entity_removes_names_and_mentions(store: Store) -> None:
     e, ent = episode("met Bo"), entity("Bo")
-    store.apply(Batch(namespace=NS, episodes=[e], entities=[ent],
-                      mentions=[Mention(namespace=NS, episode_id=e.id, entity_id=ent.id)]))
+    store.apply(
+        Batch(
+            namespace=NS,
+            episodes=[e],
+            entities=[ent],
+            mentions=[Mention(namespace=NS, episode_id=e.id, entity_id=ent.id)],
+        )
+    )
     store.apply(Batch(namespace=NS, deletes=[("entity", ent.id)]))
     assert store.find_entities(NS, ["Bo"]) == []
     assert store.episodes_mentioning(NS, [ent.id], limit=5) == []
@@ -215,8 +276,15 @@ def test_delete_entity_removes_names_and_mentions(store: Store) -> None:
 def test_iter_records_is_stable_and_complete(store: Store) -> None:
     e, ent = episode("x"), entity("X")
     f = fact(ent, "is", "y")
-    store.apply(Batch(namespace=NS, episodes=[e], entities=[ent], facts=[f],
-                      mentions=[Mention(namespace=NS, episode_id=e.id, entity_id=ent.id)]))
+    store.apply(
+        Batch(
+            namespace=NS,
+            episodes=[e],
+            entities=[ent],
+            facts=[f],
+            mentions=[Mention(namespace=NS, episode_id=e.id, entity_id=ent.id)],
+        )
+    )
     first = [r.model_dump_json() for r in store.iter_records(NS)]
     assert first == [r.model_dump_json() for r in store.iter_records(NS)]
     assert len(first) == 4

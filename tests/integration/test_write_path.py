@@ -7,43 +7,59 @@ from tests.conftest import T0
 
 
 def test_write_stores_normalised_content_entities_facts_and_vectors(vault: MemVault) -> None:
-    e = vault.write("  I live in   Lisbon\x00 and my manager is Rui Costa. ", speaker="Ana",
-                    session_id="s1", namespace="ana")
+    e = vault.write(
+        "  I live in   Lisbon\x00 and my manager is Rui Costa. ",
+        speaker="Ana",
+        session_id="s1",
+        namespace="ana",
+    )
     assert e.content == "I live in Lisbon and my manager is Rui Costa."
     assert e.position == 0 and e.created_at == T0
     stats = vault.stats(namespace="ana")
     assert stats["episodes"] == 1 and stats["sessions"] == 1
     assert {(f.predicate, f.object) for f in vault.facts(namespace="ana")} == {
-        ("lives_in", "Lisbon"), ("manager", "Rui Costa")}
+        ("lives_in", "Lisbon"),
+        ("manager", "Rui Costa"),
+    }
     assert stats["vectors"] == stats["episodes"] + stats["facts"] + stats["entities"]
 
 
 def test_exact_duplicates_are_gated_by_session_speaker_and_external_id(vault: MemVault) -> None:
-    first = vault.write_many([{"content": "hello there", "session_id": "s1", "speaker": "A"},
-                              {"content": "hello there", "session_id": "s1", "speaker": "A"},
-                              {"content": "hello there", "session_id": "s2", "speaker": "A"},
-                              {"content": "other", "external_id": "t1"}])
+    first = vault.write_many(
+        [
+            {"content": "hello there", "session_id": "s1", "speaker": "A"},
+            {"content": "hello there", "session_id": "s1", "speaker": "A"},
+            {"content": "hello there", "session_id": "s2", "speaker": "A"},
+            {"content": "other", "external_id": "t1"},
+        ]
+    )
     assert first.created == 3 and first.duplicates == 1
     assert first.episode_ids[0] == first.episode_ids[1]
-    again = vault.write_many([{"content": "hello there", "session_id": "s1", "speaker": "A"},
-                              {"content": "changed text", "external_id": "t1"}])
+    again = vault.write_many(
+        [
+            {"content": "hello there", "session_id": "s1", "speaker": "A"},
+            {"content": "changed text", "external_id": "t1"},
+        ]
+    )
     assert again.created == 0 and again.duplicates == 2
     assert again.episode_ids == [first.episode_ids[0], first.episode_ids[3]]
 
 
-def test_a_batch_with_one_bad_item_writes_nothing_and_names_each_problem(vault: MemVault
-                                                                         ) -> None:
+def test_a_batch_with_one_bad_item_writes_nothing_and_names_each_problem(vault: MemVault) -> None:
     vault.write("kept", namespace="n")
     before = vault.stats(namespace="n")
     with pytest.raises(InvalidBatchError) as info:
-        vault.write_many([
-            {"content": "fine"},
-            {"content": "   "},
-            {"content": "x", "type": "diary"},
-            {"content": "x", "importance": float("nan")},
-            {"content": "x", "occurred_at": "yesterday-ish"},
-            {"content": "x", "colour": "red"},
-        ], namespace="n")
+        vault.write_many(
+            [
+                {"content": "fine"},
+                {"content": "   "},
+                {"content": "x", "type": "diary"},
+                {"content": "x", "importance": float("nan")},
+                {"content": "x", "occurred_at": "yesterday-ish"},
+                {"content": "x", "colour": "red"},
+            ],
+            namespace="n",
+        )
     where = [p.where for p in info.value.problems]
     assert where == ["item 1", "item 2", "item 3", "item 4", "item 5"]
     messages = " ".join(p.message for p in info.value.problems)
@@ -61,8 +77,14 @@ def test_text_over_the_limit_is_truncated_with_a_marker(vault: MemVault) -> None
 
 def test_repeated_statement_reinforces_the_fact_instead_of_duplicating(vault: MemVault) -> None:
     vault.write("I prefer tea", speaker="Ana", session_id="s1", namespace="ana")
-    vault.write("I prefer tea", speaker="Ana", session_id="s2", namespace="ana",
-                now=T0 + timedelta(days=3), occurred_at=T0 + timedelta(days=3))
+    vault.write(
+        "I prefer tea",
+        speaker="Ana",
+        session_id="s2",
+        namespace="ana",
+        now=T0 + timedelta(days=3),
+        occurred_at=T0 + timedelta(days=3),
+    )
     (fact,) = vault.facts(namespace="ana", predicate="prefers")
     assert fact.reinforced_count == 1
     assert fact.last_reinforced_at == T0 + timedelta(days=3)
@@ -77,20 +99,32 @@ def test_positions_continue_across_batches_of_a_session(vault: MemVault) -> None
 
 
 def test_structured_facts_keep_their_validity(vault: MemVault) -> None:
-    f = vault.add_fact("Ana", "lives_in", "Berlin", valid_at=T0 - timedelta(days=400),
-                       invalid_at=T0 - timedelta(days=30), namespace="ana")
-    g = vault.add_fact("Ana", "lives_in", "Lisbon", valid_at=T0 - timedelta(days=30),
-                       namespace="ana")
+    f = vault.add_fact(
+        "Ana",
+        "lives_in",
+        "Berlin",
+        valid_at=T0 - timedelta(days=400),
+        invalid_at=T0 - timedelta(days=30),
+        namespace="ana",
+    )
+    g = vault.add_fact(
+        "Ana", "lives_in", "Lisbon", valid_at=T0 - timedelta(days=30), namespace="ana"
+    )
     assert [x.id for x in vault.facts(namespace="ana")] == [g.id]
     assert [x.id for x in vault.facts(namespace="ana", as_of=T0 - timedelta(days=100))] == [f.id]
     assert {x.id for x in vault.facts(namespace="ana", include_history=True)} == {f.id, g.id}
     assert vault.facts(namespace="ana", subject="ana", predicate="Lives In")[0].id == g.id
 
 
-@pytest.mark.parametrize("bad", [
-    {"confidence": float("nan")}, {"confidence": 1.2},
-    {"valid_at": "2025-02-01", "invalid_at": "2025-01-01"}, {"valid_at": "not a date"},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"confidence": float("nan")},
+        {"confidence": 1.2},
+        {"valid_at": "2025-02-01", "invalid_at": "2025-01-01"},
+        {"valid_at": "not a date"},
+    ],
+)
 def test_bad_facts_are_refused_and_nothing_is_written(vault: MemVault, bad: dict) -> None:
     with pytest.raises(InvalidBatchError):
         vault.add_fact("Ana", "likes", "tea", namespace="ana", **bad)

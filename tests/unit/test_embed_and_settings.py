@@ -39,8 +39,10 @@ def test_server_mode_refuses_the_default_secret() -> None:
     assert load_settings(mode="server", secret_key="s3cret").mode == "server"
 
 
-@pytest.mark.parametrize("bad", [{"max_content_chars": 5}, {"embedder": "word2vec"},
-                                 {"recall": {"fact_half_life_days": -1}}])
+@pytest.mark.parametrize(
+    "bad",
+    [{"max_content_chars": 5}, {"embedder": "word2vec"}, {"recall": {"fact_half_life_days": -1}}],
+)
 def test_malformed_settings_name_the_setting(bad: dict[str, object]) -> None:
     with pytest.raises(ConfigError) as info:
         load_settings(**bad)

@@ -9,8 +9,9 @@ from memvault.llm.prompts import Extraction, extract_v1
 
 def test_offline_provider_answers_extraction_by_rule_and_counts_calls() -> None:
     llm = OfflineProvider()
-    out = llm.complete(extract_v1("I live in Oslo", speaker="Ana", subject_hint="user"),
-                       call_site="ingest.extract")
+    out = llm.complete(
+        extract_v1("I live in Oslo", speaker="Ana", subject_hint="user"), call_site="ingest.extract"
+    )
     assert [(f.subject, f.predicate, f.object) for f in out.facts] == [("Ana", "lives_in", "Oslo")]
     assert llm.usage.snapshot()["ingest.extract"]["calls"] == 1
 
@@ -31,12 +32,22 @@ def test_prompts_are_versioned_and_carry_their_response_model() -> None:
 
 
 def test_litellm_path_parses_json_and_counts_tokens() -> None:
-    answer = {"entities": [{"name": "Oslo", "type": "place"}],
-              "facts": [{"subject": "Ana", "predicate": "lives_in", "object": "Oslo",
-                         "statement": "Ana lives in Oslo", "confidence": 0.9}]}
+    answer = {
+        "entities": [{"name": "Oslo", "type": "place"}],
+        "facts": [
+            {
+                "subject": "Ana",
+                "predicate": "lives_in",
+                "object": "Oslo",
+                "statement": "Ana lives in Oslo",
+                "confidence": 0.9,
+            }
+        ],
+    }
     llm = LiteLLMProvider("gpt-4o-mini", mock_response=json.dumps(answer))
-    out = llm.complete(extract_v1("I live in Oslo", speaker="Ana", subject_hint="user"),
-                       call_site="ingest.extract")
+    out = llm.complete(
+        extract_v1("I live in Oslo", speaker="Ana", subject_hint="user"), call_site="ingest.extract"
+    )
     assert out.facts[0].object == "Oslo"
     usage = llm.usage.snapshot()["ingest.extract"]
     assert usage["calls"] == 1
@@ -51,6 +62,8 @@ def test_litellm_garbage_answer_is_retried_then_raised() -> None:
 
 
 def test_litellm_answer_in_code_fences_is_accepted() -> None:
-    llm = LiteLLMProvider("gpt-4o-mini", mock_response='```json\n{"entities": [], "facts": []}\n```')
+    llm = LiteLLMProvider(
+        "gpt-4o-mini", mock_response='```json\n{"entities": [], "facts": []}\n```'
+    )
     out = llm.complete(extract_v1("x", speaker=None, subject_hint="user"), call_site="s")
     assert out == Extraction()

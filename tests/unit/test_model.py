@@ -9,9 +9,16 @@ from tests.conftest import T0
 
 
 def fact(**kw: object) -> Fact:
-    base: dict[str, object] = dict(namespace="n", subject_id="s", subject="Ana",
-                                   predicate="lives_in", object="Lisbon",
-                                   statement="Ana lives in Lisbon", valid_at=T0, created_at=T0)
+    base: dict[str, object] = dict(
+        namespace="n",
+        subject_id="s",
+        subject="Ana",
+        predicate="lives_in",
+        object="Lisbon",
+        statement="Ana lives in Lisbon",
+        valid_at=T0,
+        created_at=T0,
+    )
     return Fact(**{**base, **kw})
 
 
@@ -49,9 +56,26 @@ def test_namespace_pattern_is_enforced() -> None:
 
 def test_public_api_all_is_exact() -> None:
     exported = {name for name in dir(memvault) if not name.startswith("_")}
-    modules = {"bootstrap", "clock", "config", "errors", "kg", "recall", "vault", "embed",
-               "llm", "ingest", "interop", "cli", "eval", "demo", "lifecycle", "dream",
-               "lint", "profile"}
+    modules = {
+        "bootstrap",
+        "clock",
+        "config",
+        "errors",
+        "kg",
+        "recall",
+        "vault",
+        "embed",
+        "llm",
+        "ingest",
+        "interop",
+        "cli",
+        "eval",
+        "demo",
+        "lifecycle",
+        "dream",
+        "lint",
+        "profile",
+    }
     assert set(memvault.__all__) - {"__version__"} == exported - modules
     for name in memvault.__all__:
         assert hasattr(memvault, name)

@@ -32,8 +32,12 @@ def test_text_without_first_person_statements_yields_no_facts() -> None:
 
 
 def test_named_entities_skip_sentence_starters_and_type_by_cue() -> None:
-    found = {e.name: e.type for e in extract(
-        "Yesterday I flew to Tokyo with my friend Kenji. Thanks!", speaker="Ana").entities}
+    found = {
+        e.name: e.type
+        for e in extract(
+            "Yesterday I flew to Tokyo with my friend Kenji. Thanks!", speaker="Ana"
+        ).entities
+    }
     assert found["Ana"] == "person"
     assert found["Tokyo"] == "place"
     assert found["Kenji"] == "person"

@@ -22,8 +22,12 @@ def ep(**kw: object) -> Episode:
 
 @pytest.mark.parametrize(
     ("kind", "lam"),
-    [(MemoryType.USER, 0.0005), (MemoryType.REFERENCE, 0.001), (MemoryType.FEEDBACK, 0.002),
-     (MemoryType.PROJECT, 0.01)],
+    [
+        (MemoryType.USER, 0.0005),
+        (MemoryType.REFERENCE, 0.001),
+        (MemoryType.FEEDBACK, 0.002),
+        (MemoryType.PROJECT, 0.01),
+    ],
 )
 def test_per_type_age_decay(kind: MemoryType, lam: float) -> None:
     f = score_episode(ep(type=kind), 1.0, T0 + timedelta(days=100), S)
@@ -32,15 +36,16 @@ def test_per_type_age_decay(kind: MemoryType, lam: float) -> None:
 
 def test_access_boost_is_capped() -> None:
     assert score_episode(ep(access_count=3), 1.0, T0, S).access_boost == pytest.approx(1.3)
-    assert score_episode(ep(access_count=50, reinforced_count=50), 1.0, T0,
-                         S).access_boost == pytest.approx(2.0)
+    assert score_episode(
+        ep(access_count=50, reinforced_count=50), 1.0, T0, S
+    ).access_boost == pytest.approx(2.0)
 
 
 def test_anti_stickiness_penalises_fetched_but_unconfirmed() -> None:
     assert anti_stickiness(4, 0, S) == 1.0  # below the access floor
     assert anti_stickiness(6, 2, S) == 1.0  # ratio 3: no excess
-    assert anti_stickiness(10, 1, S) == pytest.approx(0.95 ** 7)
-    assert anti_stickiness(1000, 0, S) == pytest.approx(0.95 ** 30)  # capped
+    assert anti_stickiness(10, 1, S) == pytest.approx(0.95**7)
+    assert anti_stickiness(1000, 0, S) == pytest.approx(0.95**30)  # capped
 
 
 def test_composite_multiplies_every_factor() -> None:
@@ -50,8 +55,17 @@ def test_composite_multiplies_every_factor() -> None:
 
 
 def test_effective_confidence_halves_each_half_life_since_reinforcement() -> None:
-    f = Fact(namespace="n", subject_id="s", subject="A", predicate="p", object="o",
-             statement="A p o", confidence=0.8, valid_at=T0, created_at=T0)
+    f = Fact(
+        namespace="n",
+        subject_id="s",
+        subject="A",
+        predicate="p",
+        object="o",
+        statement="A p o",
+        confidence=0.8,
+        valid_at=T0,
+        created_at=T0,
+    )
     assert effective_confidence(f, T0 + timedelta(days=180), 180) == pytest.approx(0.4)
     f.last_reinforced_at = T0 + timedelta(days=180)
     assert effective_confidence(f, T0 + timedelta(days=180), 180) == pytest.approx(0.8)

@@ -1,0 +1,172 @@
+"""The command line, end to end: real vault files, real JSONL, exit codes and messages.
+
+Most cases run in-process through typer's runner (same code path as the console script);
+one runs the installed ``memvault`` executable to prove the entry point works.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from memvault.cli.main import app
+
+ENV = {"MEMVAULT_EMBEDDER": "hashing", "MEMVAULT_DATA_DIR": ""}
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "cli.db"
+
+
+def run(db: Path, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, ["--db", str(db), *args], input=stdin, env=ENV)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def write_lines(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_ingest_recall_facts_stats_round_trip(db: Path, tmp_path: Path) -> None:
+    src = write_lines(
+        tmp_path / "m.jsonl",
+        [
+            json.dumps({"content": "I live in Lisbon now.", "speaker": "Maya"}),
+            json.dumps({"content": "The standup moved to 9:30.", "type": "project"}),
+            json.dumps(
+                {
+                    "record": "fact",
+                    "subject": "Maya",
+                    "predicate": "works at",
+                    "object": "Tidewater",
+                    "valid_at": "2024-03-01",
+                }
+            ),
+        ],
+    )
+    code, out, _ = run(db, "ingest", str(src), "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["created"] == 2 and report["facts_written"] == 1 and report["skipped"] == []
+
+    code, out, _ = run(db, "recall", "where does Maya live", "--json")
+    assert code == 0
+    hits = json.loads(out)
+    assert "Lisbon" in hits[0]["text"]
+    assert hits[0]["why"] and hits[0]["explanation"]["factors"]
+
+    code, out, _ = run(db, "facts", "--subject", "maya", "--json")
+    assert code == 0
+    found = {(f["predicate"], f["object"]) for f in json.loads(out)}
+    assert ("works_at", "Tidewater") in found
+    assert ("lives_in", "Lisbon") in found
+
+    code, out, _ = run(db, "facts", "--subject", "maya", "--as-of", "2024-01-01", "--json")
+    assert ("works_at", "Tidewater") not in {(f["predicate"], f["object"]) for f in json.loads(out)}
+
+    code, out, _ = run(db, "stats", "--json")
+    assert code == 0 and json.loads(out)["episodes"] == 2
+
+
+def test_malformed_lines_are_reported_with_numbers_and_nothing_is_written(
+    db: Path, tmp_path: Path
+) -> None:
+    src = write_lines(
+        tmp_path / "bad.jsonl",
+        [
+            json.dumps({"content": "a good memory"}),
+            "{not json",
+            json.dumps({"content": "typed wrongly", "type": "diary"}),
+            json.dumps({"content": "   "}),
+            json.dumps({"content": "when?", "occurred_at": "yesterday-ish"}),
+        ],
+    )
+    code, _, err = run(db, "ingest", str(src), "--json")
+    assert code == 2
+    problems = {p["where"]: p["message"] for p in json.loads(err)["error"]["problems"]}
+    assert set(problems) == {"line 2", "line 3", "line 4", "line 5"}
+    assert "not JSON" in problems["line 2"]
+    assert "diary" in problems["line 3"] or "type" in problems["line 3"]
+    _, out, _ = run(db, "stats", "--json")
+    assert json.loads(out)["episodes"] == 0
+
+
+def test_skip_invalid_writes_the_good_lines_and_lists_the_rest(db: Path, tmp_path: Path) -> None:
+    src = write_lines(
+        tmp_path / "mixed.jsonl",
+        [
+            json.dumps({"content": "first good one"}),
+            "[1, 2]",
+            json.dumps({"content": "second good one", "importance": 7}),
+            json.dumps({"content": "third good one"}),
+        ],
+    )
+    code, out, _ = run(db, "ingest", str(src), "--skip-invalid", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["created"] == 2
+    assert [s["where"] for s in report["skipped"]] == ["line 2", "line 3"]
+
+
+def test_non_utf8_and_missing_files_exit_2_with_a_message(db: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("café au lait".encode("latin-1"))
+    code, _, err = run(db, "ingest", str(bad))
+    assert code == 2 and "UTF-8" in err
+    code, _, err = run(db, "ingest", str(tmp_path / "nope.jsonl"))
+    assert code == 2 and "cannot read" in err
+
+
+def test_text_ingest_splits_paragraphs_and_reads_stdin(db: Path) -> None:
+    code, out, _ = run(
+        db, "ingest", "-", "--format", "text", "--json", stdin="one idea\n\nanother idea\n"
+    )
+    assert code == 0 and json.loads(out)["created"] == 2
+
+
+def test_bad_dates_and_unknown_commands_are_usage_errors(db: Path) -> None:
+    code, _, err = run(db, "recall", "anything", "--as-of", "last tuesday", "--json")
+    assert code == 2
+    assert json.loads(err)["error"]["field"] == "--as-of"
+    code, _, _ = run(db, "frobnicate")
+    assert code == 2
+
+
+def test_feedback_on_a_missing_record_is_not_found(db: Path) -> None:
+    code, _, err = run(db, "feedback", "ep_missing", "up", "--json")
+    assert code == 1
+    assert json.loads(err)["error"]["type"] == "NotFoundError"
+
+
+def test_export_import_restores_a_namespace(db: Path, tmp_path: Path) -> None:
+    run(db, "ingest", "-", "--format", "text", "-n", "alpha", stdin="I live in Porto.\n")
+    dump = tmp_path / "alpha.jsonl"
+    code, _, _ = run(db, "export", "-n", "alpha", "--out", str(dump))
+    assert code == 0
+    other = tmp_path / "restored.db"
+    code, out, _ = run(other, "import", str(dump), "--json")
+    assert code == 0 and json.loads(out)["counts"]["episode"] == 1
+    _, out, _ = run(other, "recall", "Porto", "-n", "alpha", "--json")
+    assert "Porto" in json.loads(out)[0]["text"]
+
+
+def test_installed_console_script_runs(tmp_path: Path) -> None:
+    exe = Path(sys.executable).with_name("memvault")
+    env = {**os.environ, **ENV, "MEMVAULT_DB_PATH": str(tmp_path / "x.db")}
+    done = subprocess.run(
+        [str(exe), "init", "--json"], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["embedder"].startswith("hashing")
+    done = subprocess.run([str(exe), "--help"], capture_output=True, text=True, timeout=60)
+    assert "recall" in done.stdout and "eval" in done.stdout
