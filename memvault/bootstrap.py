@@ -1,4 +1,5 @@
-"""The one wiring place: settings → store, embedder, LLM, clock. Nothing connects at import."""
+"""The one wiring place: settings → store, coordination, embedder, LLMs, clock. Nothing
+connects at import."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pydantic import ValidationError
 
 from memvault.clock import Clock, SystemClock
 from memvault.config import Settings
+from memvault.coord import Coordination, SQLiteCoordination
 from memvault.embed import Embedder, HashingEmbedder, SentenceTransformerEmbedder
 from memvault.embed.sentence import model_available
 from memvault.errors import ConfigError
@@ -27,6 +29,12 @@ class Container:
     embedder: Embedder
     llm: LLM
     clock: Clock
+    coord: Coordination
+    reasoning_llm: LLM | None = None
+
+    def close(self) -> None:
+        self.coord.close()
+        self.store.close()
 
 
 def load_settings(**values: Any) -> Settings:
@@ -68,4 +76,9 @@ def bootstrap(settings: Settings | None = None, **overrides: Any) -> Container:
         embedder=overrides.pop("embedder", None) or build_embedder(settings),
         llm=overrides.pop("llm", None) or build_llm(settings),
         clock=overrides.pop("clock", None) or SystemClock(),
+        coord=overrides.pop("coord", None) or SQLiteCoordination(settings.database),
+        reasoning_llm=overrides.pop("reasoning_llm", None)
+        or (
+            LiteLLMProvider(settings.llm_reasoning_model) if settings.llm_reasoning_model else None
+        ),
     )

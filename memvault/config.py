@@ -1,5 +1,5 @@
 """One ``Settings`` object, read from ``MEMVAULT_*`` environment variables (nested with
-``__``, e.g. ``MEMVAULT_RECALL__RRF_K=30``). Defaults run embedded, offline, with no servers.
+``__``, e.g. ``MEMVAULT_RECALL__K=30``). Defaults run embedded, offline, with no servers.
 """
 
 from __future__ import annotations
@@ -66,6 +66,96 @@ class RecallSettings(BaseModel):
     )
 
 
+class GateSettings(BaseModel):
+    """When a namespace may dream: both conditions must hold (``--force`` bypasses them)."""
+
+    min_hours: float = Field(default=24.0, ge=0, description="Hours since the last dream.")
+    min_sessions: int = Field(default=5, ge=0, description="Sessions active since then.")
+    lock_ttl_s: float = Field(
+        default=3600.0, gt=0, description="A dream lock expires after this (crashed holder)."
+    )
+
+
+class ConsolidateSettings(BaseModel):
+    single_valued_predicates: list[str] = Field(
+        default_factory=lambda: [
+            "lives_in",
+            "works_at",
+            "occupation",
+            "manager",
+            "boss",
+            "wife",
+            "husband",
+            "partner",
+            "name",
+            "age",
+            "birthday",
+        ],
+        description="Predicates that hold one object at a time: different objects conflict.",
+    )
+    auto_approve_confidence: float = Field(
+        default=0.8, ge=0, le=1, description="Changes at or below this go to review."
+    )
+    escalate_below: float = Field(
+        default=0.7, ge=0, le=1, description="Verdicts below this go to the reasoning model."
+    )
+    judge_batch: int = Field(default=20, ge=1, le=200, description="Conflicts per LLM call.")
+    duplicate_cosine: float = Field(
+        default=0.92, gt=0, le=1, description="Same-speaker episodes at least this similar merge."
+    )
+    max_auto_per_op: int = Field(
+        default=1000, ge=1, description="An op proposing more changes than this goes to review."
+    )
+    retired_retention_days: float = Field(
+        default=30.0, ge=0, description="Retired (merged) records are deleted after this."
+    )
+
+
+class MaintenanceSettings(BaseModel):
+    stale_days: float = Field(default=90.0, ge=0)
+    stale_factor: float = Field(default=0.8, gt=0, le=1)
+    stale_floor: float = Field(default=0.01, ge=0, le=1)
+    user_stale_days: float = Field(default=180.0, ge=0)
+    user_stale_factor: float = Field(default=0.95, gt=0, le=1)
+    user_stale_floor: float = Field(default=0.15, ge=0, le=1)
+    boost_min_access: int = Field(default=5, ge=0)
+    boost_factor: float = Field(default=1.1, ge=1)
+    boost_max_stickiness: float = Field(default=5.0, ge=0)
+    prune_importance: float = Field(default=0.05, ge=0, le=1)
+    prune_days: float = Field(default=30.0, ge=0)
+    user_prune_importance: float = Field(default=0.02, ge=0, le=1)
+    user_prune_days: float = Field(default=365.0, ge=0)
+    unreinforced_stickiness: float = Field(default=5.0, ge=0)
+    unreinforced_factor: float = Field(default=0.9, gt=0, le=1)
+    snooze_min_access: int = Field(default=10, ge=0)
+    snooze_stickiness: float = Field(default=8.0, ge=0)
+    snooze_days: float = Field(default=30.0, gt=0)
+
+
+class HygieneSettings(BaseModel):
+    enabled: bool = True
+    half_life_days: float = Field(default=180.0, gt=0)
+    cull_floor: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description="Facts whose effective confidence falls below are culled; 0 disables.",
+    )
+    ttl_turns: int = Field(default=500, ge=1, description="Episodic TTL: turns kept per session.")
+    ttl_days: float = Field(default=90.0, gt=0, description="Episodic TTL: age in days.")
+    ttl_operator: Literal["or", "and"] = Field(
+        default="or", description="Expire when over the turn count OR (AND) older than ttl_days."
+    )
+    permanent_stale_days: float = Field(default=180.0, gt=0)
+
+
+class DreamSettings(BaseModel):
+    gate: GateSettings = Field(default_factory=GateSettings)
+    consolidate: ConsolidateSettings = Field(default_factory=ConsolidateSettings)
+    maintenance: MaintenanceSettings = Field(default_factory=MaintenanceSettings)
+    hygiene: HygieneSettings = Field(default_factory=HygieneSettings)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="MEMVAULT_", env_nested_delimiter="__", env_ignore_empty=True, extra="ignore"
@@ -86,6 +176,7 @@ class Settings(BaseSettings):
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
     secret_key: str = DEFAULT_SECRET
     recall: RecallSettings = Field(default_factory=RecallSettings)
+    dream: DreamSettings = Field(default_factory=DreamSettings)
 
     @model_validator(mode="after")
     def _server_needs_secrets(self) -> Settings:

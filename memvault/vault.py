@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal
 
 from memvault.bootstrap import Container, bootstrap, load_settings
 from memvault.clock import ensure_utc
@@ -25,6 +25,9 @@ from memvault.kg.model import NAMESPACE_PATTERN, Episode, Fact
 from memvault.kg.store import Batch, FactQuery
 from memvault.recall import Hit, Recaller
 
+if TYPE_CHECKING:
+    from memvault.dream.runner import Dreamer, DreamResult
+
 Feedback = Literal["up", "down", "correct", "incorrect"]
 _NAMESPACE = re.compile(NAMESPACE_PATTERN)
 
@@ -32,6 +35,7 @@ _NAMESPACE = re.compile(NAMESPACE_PATTERN)
 class MemVault:
     def __init__(self, container: Container):
         self.c = container
+        self._dreamer: Dreamer | None = None
         self.settings = container.settings
         self.store = container.store
         self.writer = Writer(
@@ -49,7 +53,9 @@ class MemVault:
         """Open (or create) a vault. ``path`` is the SQLite file; ``overrides`` go to
         :func:`bootstrap` (``embedder=``, ``llm=``, ``clock=``, ``store=``) or Settings."""
         parts = {
-            k: overrides.pop(k) for k in ("store", "embedder", "llm", "clock") if k in overrides
+            k: overrides.pop(k)
+            for k in ("store", "embedder", "llm", "clock", "coord", "reasoning_llm")
+            if k in overrides
         }
         settings = overrides.pop("settings", None) or load_settings(**overrides)
         if path is not None:
@@ -57,7 +63,7 @@ class MemVault:
         return cls(bootstrap(settings, **parts))
 
     def close(self) -> None:
-        self.store.close()
+        self.c.close()
 
     def __enter__(self) -> MemVault:
         return self
@@ -311,3 +317,72 @@ class MemVault:
             embedder=self.c.embedder,
             namespace=self.ns(namespace) if namespace else None,
         )
+
+    # -- dream and review ---------------------------------------------------------------------
+    @property
+    def dreamer(self) -> Dreamer:
+        if self._dreamer is None:
+            from memvault.dream.runner import Dreamer
+
+            self._dreamer = Dreamer(self.c)
+        return self._dreamer
+
+    def dream(
+        self,
+        *,
+        namespace: str | None = None,
+        apply: bool = False,
+        force: bool = False,
+        now: datetime | None = None,
+    ) -> DreamResult:
+        """One dream of a namespace. Without ``apply`` it is a dry run: the plan, nothing
+        written. The gate (time and sessions since the last dream) applies unless ``force``."""
+        return self.dreamer.dream(self.ns(namespace), now=self.now(now), apply=apply, force=force)
+
+    def dream_report(self, run_id: str, *, namespace: str | None = None) -> dict[str, Any]:
+        doc = self.dreamer.applier._run_doc(self.ns(namespace), run_id)
+        body = {k: v for k, v in doc.body.items() if k not in ("pending", "journal")}
+        return {**body, "status": doc.status}
+
+    def dream_runs(self, *, namespace: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+        from memvault.dream.apply import RUN
+
+        docs = self.store.list_docs(self.ns(namespace), RUN, limit=limit)
+        return [
+            {
+                "run_id": d.id,
+                "status": d.status,
+                "at": d.body.get("now"),
+                "changes": d.body.get("changes"),
+                "applied": d.body.get("applied"),
+                "to_review": d.body.get("to_review"),
+            }
+            for d in docs
+        ]
+
+    def undo_dream(self, run_id: str, *, namespace: str | None = None, force: bool = False) -> int:
+        """Restore every record a dream run changed (and review items approved in it)."""
+        return self.dreamer.applier.undo(self.ns(namespace), run_id, force=force)
+
+    def review_items(
+        self, *, namespace: str | None = None, status: str | None = "pending", limit: int = 100
+    ) -> list[dict[str, Any]]:
+        from memvault.dream.apply import REVIEW
+
+        docs = self.store.list_docs(self.ns(namespace), REVIEW, status=status, limit=limit)
+        return [{"id": d.id, "status": d.status, **d.body} for d in docs]
+
+    def approve(
+        self, review_id: str, *, namespace: str | None = None, now: datetime | None = None
+    ) -> int:
+        return self.dreamer.applier.approve(self.ns(namespace), review_id, self.now(now)).applied
+
+    def reject(
+        self,
+        review_id: str,
+        *,
+        namespace: str | None = None,
+        note: str = "",
+        now: datetime | None = None,
+    ) -> None:
+        self.dreamer.applier.reject(self.ns(namespace), review_id, self.now(now), note)

@@ -13,6 +13,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
 import numpy as np
 
@@ -34,6 +36,18 @@ class VectorRecord:
     vector: np.ndarray  # float32, 1-D; the store keeps it unit-normalised
 
 
+@dataclass(frozen=True)
+class Doc:
+    """A small JSON document kept beside the records (dream runs, journal entries, review
+    items): written in the same transaction as the records it describes."""
+
+    kind: str
+    id: str
+    body: dict[str, Any]
+    status: str | None = None
+    created_at: datetime | None = None
+
+
 @dataclass
 class Batch:
     """Everything one logical write changes in a namespace, applied all-or-nothing.
@@ -50,6 +64,7 @@ class Batch:
     mentions: list[Mention] = field(default_factory=list)
     vectors: list[VectorRecord] = field(default_factory=list)
     deletes: list[tuple[RecordKind, str]] = field(default_factory=list)
+    docs: list[Doc] = field(default_factory=list)
 
     def add(self, record: Session | Episode | Entity | Fact | Mention) -> None:
         """Upsert one record of any kind."""
@@ -75,6 +90,7 @@ class Batch:
                 self.mentions,
                 self.vectors,
                 self.deletes,
+                self.docs,
             )
         )
 
@@ -204,6 +220,24 @@ class Store(ABC):
     def iter_records(self, namespace: str) -> Iterator[Session | Episode | Entity | Fact | Mention]:
         """Every record of a namespace in a stable order (sessions, entities, episodes,
         mentions, facts; each by id): the logical dump."""
+
+    @abstractmethod
+    def mentions_of(self, namespace: str, episode_ids: Sequence[str]) -> list[Mention]:
+        """The mentions of these episodes."""
+
+    @abstractmethod
+    def sessions_active_since(self, namespace: str, since: datetime | None) -> int:
+        """How many sessions had activity (``last_at``) after ``since`` (None: all)."""
+
+    # -- documents ------------------------------------------------------------------------
+    @abstractmethod
+    def get_docs(self, namespace: str, kind: str, ids: Sequence[str]) -> list[Doc]: ...
+
+    @abstractmethod
+    def list_docs(
+        self, namespace: str, kind: str, *, status: str | None = None, limit: int = 100
+    ) -> list[Doc]:
+        """Documents of a kind, newest first, optionally only those with ``status``."""
 
     @abstractmethod
     def close(self) -> None: ...

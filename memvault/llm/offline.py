@@ -23,7 +23,24 @@ def _extract(inputs: Mapping[str, Any]) -> BaseModel:
     return extract(inputs["text"], speaker=inputs["speaker"], subject_hint=inputs["subject_hint"])
 
 
-DEFAULT_HANDLERS: dict[str, Handler] = {"extract": _extract}
+def _judge_conflicts(inputs: Mapping[str, Any]) -> BaseModel:
+    from memvault.kg.temporal_conflict import rule_verdict
+    from memvault.llm.prompts import Verdicts
+
+    return Verdicts(verdicts=[rule_verdict(c) for c in inputs["conflicts"]])
+
+
+def _reflect(inputs: Mapping[str, Any]) -> BaseModel:
+    from memvault.dream.reflect import derive_reflection
+
+    return derive_reflection(inputs["stats"])
+
+
+DEFAULT_HANDLERS: dict[str, Handler] = {
+    "extract": _extract,
+    "judge_conflicts": _judge_conflicts,
+    "reflect": _reflect,
+}
 
 
 class OfflineProvider:

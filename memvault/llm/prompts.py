@@ -7,9 +7,12 @@ what the answer produced, so results stay attributable.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel, Field
 
+from memvault.kg.temporal_conflict import Conflict, Verdict
 from memvault.llm.port import Prompt
 
 
@@ -53,4 +56,60 @@ def extract_v1(text: str, *, speaker: str | None, subject_hint: str) -> Prompt[E
         ],
         response_model=Extraction,
         inputs={"text": text, "speaker": speaker, "subject_hint": subject_hint},
+    )
+
+
+class Verdicts(BaseModel):
+    verdicts: list[Verdict] = Field(default_factory=list)
+
+
+_JUDGE_SYSTEM = (
+    "You resolve contradictions in an AI agent's long-term memory. Each conflict gives an "
+    "old and a new fact about the same subject and predicate, with when each became true "
+    "(valid_at), until when (invalid_at) and the sessions it came from. For each conflict "
+    "answer one of: MERGE (the same fact said twice: keep one with both sources), SUPERSEDE "
+    "(the new one replaces the old from its valid_at), COEXIST (both are true). Return JSON "
+    "{'verdicts': [{'conflict_id', 'decision', 'confidence' 0..1, 'reason'}]}, one per "
+    "conflict. Be honest about uncertainty: a low confidence sends it to a human."
+)
+
+
+def judge_conflicts_v1(conflicts: Sequence[Conflict]) -> Prompt[Verdicts]:
+    """One call judges a batch of conflicts."""
+    user = json.dumps({"conflicts": [c.describe() for c in conflicts]}, ensure_ascii=False)
+    return Prompt(
+        name="judge_conflicts",
+        version=1,
+        messages=[
+            {"role": "system", "content": _JUDGE_SYSTEM},
+            {"role": "user", "content": user},
+        ],
+        response_model=Verdicts,
+        inputs={"conflicts": list(conflicts)},
+    )
+
+
+class Reflection(BaseModel):
+    insights: list[str] = Field(default_factory=list)
+    gaps: list[str] = Field(default_factory=list)
+
+
+_REFLECT_SYSTEM = (
+    "You look over statistics of an AI agent's memory of one user and say what stands out. "
+    "Return JSON {'insights': [...], 'gaps': [...]}: insights are short observations about "
+    "what the memory holds and how it changed; gaps are things the agent seems to care about "
+    "but knows little of. At most five of each; only what the statistics support."
+)
+
+
+def reflect_v1(stats: Mapping[str, Any]) -> Prompt[Reflection]:
+    return Prompt(
+        name="reflect",
+        version=1,
+        messages=[
+            {"role": "system", "content": _REFLECT_SYSTEM},
+            {"role": "user", "content": json.dumps(stats, ensure_ascii=False, default=str)},
+        ],
+        response_model=Reflection,
+        inputs={"stats": stats},
     )

@@ -169,7 +169,7 @@ def test_recall_eval_follows_the_contract(tmp_path: Path) -> None:
     scores = [report.per_category[c]["recall@2"] for c in ("single-hop", "multi-hop")]
     counts = [report.per_category[c]["n"] for c in ("single-hop", "multi-hop")]
     expected = sum(s * n for s, n in zip(scores, counts, strict=True)) / sum(counts)
-    assert report.overall == pytest.approx(expected)
+    assert report.overall == pytest.approx(expected, abs=1e-4)  # per-category are rounded
 
 
 def test_recall_eval_names_bad_lines_and_orphan_questions_before_ingesting(

@@ -10,7 +10,7 @@ import pytest
 
 from memvault.errors import InvalidInputError
 from memvault.kg.model import Entity, Episode, Fact, Mention, Session, content_hash
-from memvault.kg.store import Batch, FactQuery, Store, VectorRecord
+from memvault.kg.store import Batch, Doc, FactQuery, Store, VectorRecord
 from tests.conftest import T0
 
 NS = "alice"
@@ -289,3 +289,52 @@ def test_iter_records_is_stable_and_complete(store: Store) -> None:
     assert first == [r.model_dump_json() for r in store.iter_records(NS)]
     assert len(first) == 4
     assert store.namespaces() == [NS]
+
+
+def test_docs_upsert_list_newest_first_filter_by_status_and_stay_in_namespace(
+    store: Store,
+) -> None:
+    docs = [
+        Doc(
+            kind="run",
+            id=f"r{i}",
+            status="done" if i % 2 else "planned",
+            body={"n": i},
+            created_at=T0 + timedelta(hours=i),
+        )
+        for i in range(4)
+    ]
+    store.apply(Batch(namespace=NS, docs=docs))
+    assert [d.id for d in store.list_docs(NS, "run")] == ["r3", "r2", "r1", "r0"]
+    assert [d.id for d in store.list_docs(NS, "run", status="done")] == ["r3", "r1"]
+    assert store.list_docs(NS, "journal") == [] and store.list_docs("bob", "run") == []
+    store.apply(Batch(namespace=NS, docs=[Doc("run", "r0", {"n": 9}, status="done")]))
+    (got,) = store.get_docs(NS, "run", ["r0"])
+    assert got.body == {"n": 9} and got.status == "done" and got.created_at == T0
+    assert store.get_docs(NS, "run", ["missing", "r1"])[0].id == "r1"
+
+
+def test_mentions_of_and_sessions_active_since(store: Store) -> None:
+    a, b = episode("Ana met Bo"), episode("Bo left", session="s2")
+    ana, bo = entity("Ana"), entity("Bo")
+    sessions = [
+        Session(namespace=NS, id="s1", started_at=T0, last_at=T0),
+        Session(
+            namespace=NS, id="s2", started_at=T0, last_at=T0 + timedelta(days=2, microseconds=5)
+        ),
+    ]
+    store.apply(
+        Batch(
+            namespace=NS,
+            sessions=sessions,
+            episodes=[a, b],
+            entities=[ana, bo],
+            mentions=[Mention(namespace=NS, episode_id=a.id, entity_id=e.id) for e in (ana, bo)],
+        )
+    )
+    assert {m.entity_id for m in store.mentions_of(NS, [a.id])} == {ana.id, bo.id}
+    assert store.mentions_of(NS, [b.id]) == []
+    assert store.sessions_active_since(NS, None) == 2
+    assert store.sessions_active_since(NS, T0) == 1
+    assert store.sessions_active_since(NS, T0 + timedelta(days=2)) == 1
+    assert store.sessions_active_since(NS, T0 + timedelta(days=3)) == 0

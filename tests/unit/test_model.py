@@ -75,6 +75,7 @@ def test_public_api_all_is_exact() -> None:
         "dream",
         "lint",
         "profile",
+        "coord",
     }
     assert set(memvault.__all__) - {"__version__"} == exported - modules
     for name in memvault.__all__:

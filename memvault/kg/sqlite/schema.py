@@ -92,6 +92,15 @@ MIGRATIONS: list[list[str]] = [
         "CREATE VIRTUAL TABLE episodes_fts USING fts5(ns, text, tokenize='porter unicode61')",
         "CREATE VIRTUAL TABLE facts_fts USING fts5(ns, text, tokenize='porter unicode61')",
     ],
+    # 2: documents beside the records (dream runs, journal entries, review items)
+    [
+        """CREATE TABLE docs (
+            namespace TEXT NOT NULL, kind TEXT NOT NULL, id TEXT NOT NULL,
+            status TEXT, created_at REAL NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL,
+            PRIMARY KEY (namespace, kind, id)
+        )""",
+        "CREATE INDEX docs_list ON docs(namespace, kind, status, created_at)",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 from pydantic import BaseModel
 
+from memvault.clock import ensure_utc
 from memvault.errors import InvalidInputError, StoreError
 from memvault.kg.model import (
     Entity,
@@ -27,7 +30,7 @@ from memvault.kg.model import (
 )
 from memvault.kg.sqlite.schema import migrate
 from memvault.kg.sqlite.vectors import VectorCache, unit
-from memvault.kg.store import Batch, Changes, FactQuery, Store, VectorRecord
+from memvault.kg.store import Batch, Changes, Doc, FactQuery, Store, VectorRecord
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -137,6 +140,23 @@ class SQLiteStore(Store):
             [(ns, m.entity_id, m.episode_id) for m in batch.mentions],
         )
         self._upsert_vectors(ns, batch.vectors, seq)
+        c.executemany(
+            "INSERT INTO docs(namespace, kind, id, status, created_at, seq, body)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(namespace, kind, id) DO UPDATE SET"
+            " status = excluded.status, seq = excluded.seq, body = excluded.body",
+            [
+                (
+                    ns,
+                    d.kind,
+                    d.id,
+                    d.status,
+                    (d.created_at.timestamp() if d.created_at else time.time()),
+                    seq,
+                    json.dumps(d.body, sort_keys=True, default=str),
+                )
+                for d in batch.docs
+            ],
+        )
         return int(seq)
 
     def _upsert_episodes(self, ns: str, episodes: list[Episode], seq: int) -> None:
@@ -306,6 +326,8 @@ class SQLiteStore(Store):
 
     # -- lookups by id --------------------------------------------------------------------
     def _bodies(self, model: type[M], sql: str, ns: str, ids: Sequence[str]) -> list[M]:
+        # ``+namespace`` keeps SQLite on the id index: with long IN lists its planner
+        # otherwise scans the namespace index (30× slower at 100k episodes).
         found: dict[str, M] = {}
         for part in _chunks(list(dict.fromkeys(ids))):
             for (body,) in self._read(sql.format(marks=_marks(len(part))), (ns, *part)):
@@ -316,20 +338,20 @@ class SQLiteStore(Store):
     def get_episodes(self, namespace: str, ids: Sequence[str]) -> list[Episode]:
         return self._bodies(
             Episode,
-            "SELECT body FROM episodes WHERE namespace = ? AND id IN ({marks})",
+            "SELECT body FROM episodes WHERE +namespace = ? AND id IN ({marks})",
             namespace,
             ids,
         )
 
     def get_facts(self, namespace: str, ids: Sequence[str]) -> list[Fact]:
         return self._bodies(
-            Fact, "SELECT body FROM facts WHERE namespace = ? AND id IN ({marks})", namespace, ids
+            Fact, "SELECT body FROM facts WHERE +namespace = ? AND id IN ({marks})", namespace, ids
         )
 
     def get_entities(self, namespace: str, ids: Sequence[str]) -> list[Entity]:
         return self._bodies(
             Entity,
-            "SELECT body FROM entities WHERE namespace = ? AND id IN ({marks})",
+            "SELECT body FROM entities WHERE +namespace = ? AND id IN ({marks})",
             namespace,
             ids,
         )
@@ -567,6 +589,52 @@ class SQLiteStore(Store):
         ):
             yield Fact.model_validate_json(body)
 
+    def mentions_of(self, namespace: str, episode_ids: Sequence[str]) -> list[Mention]:
+        out: list[Mention] = []
+        for part in _chunks(list(episode_ids)):
+            out += [
+                Mention(namespace=namespace, episode_id=ep, entity_id=ent)
+                for ep, ent in self._read(
+                    "SELECT episode_id, entity_id FROM mentions WHERE +namespace = ?"
+                    f" AND episode_id IN ({_marks(len(part))}) ORDER BY episode_id, entity_id",
+                    (namespace, *part),
+                )
+            ]
+        return out
+
+    def sessions_active_since(self, namespace: str, since: datetime | None) -> int:
+        rows = self._read(
+            "SELECT json_extract(body, '$.last_at') FROM sessions WHERE namespace = ?",
+            (namespace,),
+        )
+        if since is None:
+            return len(rows)
+        # compared as times, not strings: ISO text with and without fractions sorts wrongly
+        return sum(1 for (last,) in rows if ensure_utc(datetime.fromisoformat(last)) > since)
+
+    def get_docs(self, namespace: str, kind: str, ids: Sequence[str]) -> list[Doc]:
+        out: dict[str, Doc] = {}
+        for part in _chunks(list(ids)):
+            for row in self._read(
+                "SELECT id, status, created_at, body FROM docs WHERE namespace = ? AND kind = ?"
+                f" AND id IN ({_marks(len(part))})",
+                (namespace, kind, *part),
+            ):
+                out[row[0]] = _doc(kind, row)
+        return [out[i] for i in ids if i in out]
+
+    def list_docs(
+        self, namespace: str, kind: str, *, status: str | None = None, limit: int = 100
+    ) -> list[Doc]:
+        where = "namespace = ? AND kind = ?" + (" AND status = ?" if status is not None else "")
+        params: tuple[Any, ...] = (namespace, kind) + ((status,) if status is not None else ())
+        rows = self._read(
+            f"SELECT id, status, created_at, body FROM docs WHERE {where}"
+            " ORDER BY created_at DESC, seq DESC, id LIMIT ?",
+            (*params, limit),
+        )
+        return [_doc(kind, row) for row in rows]
+
     def close(self) -> None:
         with self._lock:
             self._conn.close()
@@ -588,3 +656,13 @@ def _check_namespace(batch: Batch) -> None:
                     f" {record.namespace!r}, the batch to {batch.namespace!r}",
                     field="namespace",
                 )
+
+
+def _doc(kind: str, row: Sequence[Any]) -> Doc:
+    return Doc(
+        kind=kind,
+        id=row[0],
+        status=row[1],
+        created_at=datetime.fromtimestamp(row[2], UTC),
+        body=json.loads(row[3]),
+    )

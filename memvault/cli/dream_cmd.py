@@ -1,0 +1,237 @@
+"""``memvault dream`` and ``memvault review``: plan, apply, report, undo, and settle."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from memvault.cli.output import (
+    JsonOpt,
+    NamespaceOpt,
+    console,
+    emit,
+    handle_errors,
+    open_vault,
+    parse_time,
+)
+
+dream_app = typer.Typer(
+    help="The dream: resolve contradictions, merge duplicates, decay, prune (dry run unless "
+    "--apply).",
+    invoke_without_command=True,
+)
+review_app = typer.Typer(help="The review queue: changes the dream would not make alone.")
+
+
+@dream_app.callback()
+@handle_errors
+def dream(
+    ctx: typer.Context,
+    apply: Annotated[
+        bool, typer.Option("--apply", help="Make the changes (default: preview).")
+    ] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Dream even if the gate is closed.")
+    ] = False,
+    all_namespaces: Annotated[bool, typer.Option("--all", help="Every namespace.")] = False,
+    now: Annotated[str | None, typer.Option(help="Pretend it is this time (ISO date).")] = None,
+    show: Annotated[int, typer.Option(help="Changes listed per namespace.")] = 30,
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Plan one dream per namespace and show it; --apply makes the auto-approved changes and
+    queues the rest for review."""
+    if ctx.invoked_subcommand is not None:
+        return
+    with open_vault() as vault:
+        names = vault.namespaces() if all_namespaces else [vault.ns(namespace)]
+        results = [
+            vault.dream(namespace=n, apply=apply, force=force, now=parse_time(now, "--now"))
+            for n in names
+        ]
+    data = [_result_json(r, show) for r in results]
+
+    def render() -> None:
+        for r in results:
+            _render(r, show)
+
+    emit(data if all_namespaces else data[0], as_json, render)
+
+
+def _result_json(r: Any, show: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"namespace": r.namespace, "status": r.status, "run_id": r.run_id}
+    if r.status == "skipped":
+        out["gate"] = r.gate.reasons
+        return out
+    out["report"] = r.report
+    out["changes"] = [
+        {
+            "op": c.op,
+            "kind": c.kind,
+            "id": c.target_id,
+            "action": c.action,
+            "change": c.summary(),
+            "confidence": round(c.confidence, 3),
+            "impact": c.impact,
+            "reasons": [x.why for x in c.reasons],
+        }
+        for c in r.plan.changes[: max(show, 0)]
+    ]
+    out["review_ids"] = r.review_ids
+    if r.applied:
+        out["applied"] = r.applied.applied
+        out["skipped"] = r.applied.skipped
+    return out
+
+
+def _render(r: Any, show: int) -> None:
+    if r.status == "skipped":
+        console.print(f"[{r.namespace}] no dream: " + "; ".join(r.gate.reasons) + " (use --force)")
+        return
+    rep = r.report
+    head = "applied" if r.status == "applied" else "dry run: nothing changed"
+    console.rule(f"[bold]{r.namespace}[/] · run {r.run_id} · {head}")
+    counts = Table("op", "changes", title="what the dream proposes")
+    for op, n in rep["counts"].items():
+        counts.add_row(op, str(n))
+    console.print(counts if rep["counts"] else "nothing to change")
+    console.print(
+        f"{rep['auto_approved']} auto-approved, {rep['to_review']} for review"
+        + (f"; applied {r.applied.applied}, skipped {len(r.applied.skipped)}" if r.applied else "")
+    )
+    if r.plan.changes and show > 0:
+        table = Table("op", "record", "change", "conf", "why")
+        for c in r.plan.changes[:show]:
+            table.add_row(
+                c.op,
+                f"{c.kind} {c.target_id[:10]}",
+                escape(c.summary()),
+                f"{c.confidence:.2f}",
+                escape("; ".join(x.why for x in c.reasons)),
+            )
+        console.print(table)
+        if len(r.plan.changes) > show:
+            console.print(f"... and {len(r.plan.changes) - show} more (--show N, or --json)")
+    reflect = rep["stages"]["reflect"]
+    for line in reflect["insights"]:
+        console.print(f"[cyan]insight[/] {escape(line)}")
+    for line in reflect["gaps"]:
+        console.print(f"[yellow]gap[/] {escape(line)}")
+    if r.status == "planned" and rep["changes"]:
+        console.print("run again with --apply to make these changes")
+
+
+@dream_app.command("report")
+@handle_errors
+def report(
+    run_id: Annotated[str, typer.Argument(help="A run id (see `memvault dream runs`).")],
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """What a dream run found and did."""
+    with open_vault() as vault:
+        data = vault.dream_report(run_id, namespace=namespace)
+
+    def render() -> None:
+        console.print(f"run {run_id}: {data['status']}, {data.get('applied', 0)} changes applied")
+        for op, n in data["counts"].items():
+            console.print(f"  {op}: {n}")
+        for stage, seconds in data["timings_s"].items():
+            console.print(f"  [dim]{stage} {seconds:.3f}s[/]")
+
+    emit(data, as_json, render)
+
+
+@dream_app.command("runs")
+@handle_errors
+def runs(namespace: NamespaceOpt = None, as_json: JsonOpt = False) -> None:
+    """Recent dream runs, newest first."""
+    with open_vault() as vault:
+        data = vault.dream_runs(namespace=namespace)
+
+    def render() -> None:
+        table = Table("run", "status", "at", "changes", "applied", "review")
+        for d in data:
+            table.add_row(
+                *(str(d[k]) for k in ("run_id", "status", "at", "changes", "applied", "to_review"))
+            )
+        console.print(table if data else "no dream runs yet")
+
+    emit(data, as_json, render)
+
+
+@dream_app.command("undo")
+@handle_errors
+def undo(
+    run_id: Annotated[str, typer.Argument(help="The run to undo.")],
+    force: Annotated[bool, typer.Option(help="Restore even records changed since.")] = False,
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Restore every record a run changed, exactly as it was."""
+    with open_vault() as vault:
+        n = vault.undo_dream(run_id, namespace=namespace, force=force)
+    emit({"run_id": run_id, "restored": n}, as_json, lambda: console.print(f"restored {n} records"))
+
+
+@review_app.command("list")
+@handle_errors
+def review_list(
+    status: Annotated[
+        str, typer.Option(help="pending | approved | rejected | stale | all")
+    ] = "pending",
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Review items, newest first."""
+    with open_vault() as vault:
+        items = vault.review_items(namespace=namespace, status=None if status == "all" else status)
+
+    def render() -> None:
+        if not items:
+            console.print(f"no {status} review items")
+            return
+        table = Table("id", "status", "why", "proposed change", show_lines=True)
+        for item in items:
+            lines = [
+                f"{c['kind']} {c['target_id'][:10]}: " + "; ".join(x["why"] for x in c["reasons"])
+                for c in item["changes"]
+            ]
+            table.add_row(item["id"], item["status"], item["reason"], escape("\n".join(lines)))
+        console.print(table)
+
+    emit(items, as_json, render)
+
+
+@review_app.command("approve")
+@handle_errors
+def review_approve(
+    review_id: Annotated[str, typer.Argument(help="A review item id.")],
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Make the proposed change (journaled with its run: `dream undo` reverts it too)."""
+    with open_vault() as vault:
+        n = vault.approve(review_id, namespace=namespace)
+    emit(
+        {"id": review_id, "applied": n},
+        as_json,
+        lambda: console.print(f"approved: {n} records changed"),
+    )
+
+
+@review_app.command("reject")
+@handle_errors
+def review_reject(
+    review_id: Annotated[str, typer.Argument(help="A review item id.")],
+    note: Annotated[str, typer.Option(help="Why (kept with the item).")] = "",
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Leave things as they are; the item is kept as rejected."""
+    with open_vault() as vault:
+        vault.reject(review_id, namespace=namespace, note=note)
+    emit({"id": review_id, "status": "rejected"}, as_json, lambda: console.print("rejected"))

@@ -1,0 +1,356 @@
+"""The one place plans take effect: route, apply in journaled transactions, resume, undo,
+and settle review items.
+
+- **Route.** A change group needs review when any of its changes has confidence at or below
+  ``auto_approve_confidence``, high impact, or an op that proposed more than
+  ``max_auto_per_op`` changes. The rest is auto-approved.
+- **Record.** The run document (status ``applying``, with every auto-approved change) and
+  the review items are written in one transaction before any record changes.
+- **Apply.** Chunks of changes, each in one transaction with its journal entry (the state
+  before, and the vectors and mentions a deletion or a new text takes away) and the run's
+  progress. A change applies only if the record is still as planned; otherwise it is
+  skipped and reported. A killed process leaves each chunk all-or-nothing; ``resume``
+  continues from the last committed chunk.
+- **Undo.** The journal's inverses, newest first, in one transaction, after checking that
+  no record changed since.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel
+
+from memvault.config import ConsolidateSettings
+from memvault.dream.plan import MODELS, Change, Plan
+from memvault.embed import Embedder
+from memvault.errors import ConflictError, InvalidInputError, NotFoundError
+from memvault.kg.model import Mention, RecordKind, VectorKind, new_id
+from memvault.kg.store import Batch, Doc, Store, VectorRecord
+
+RUN, JOURNAL, REVIEW = "dream_run", "dream_journal", "review"
+_TEXT = {"episode": ("content", "speaker"), "fact": ("statement",), "entity": ("name",)}
+
+
+@dataclass
+class ApplyResult:
+    run_id: str
+    applied: int = 0
+    skipped: list[dict[str, str]] = field(default_factory=list)  # changed since planned
+    chunks: int = 0
+
+
+def route(
+    changes: Sequence[Change], s: ConsolidateSettings
+) -> tuple[list[Change], list[list[Change]]]:
+    """(auto-approved changes, review groups)."""
+    per_op = Counter(c.op for c in changes)
+    crowded = {op for op, n in per_op.items() if n > s.max_auto_per_op}
+    groups: dict[str, list[Change]] = {}
+    for c in changes:
+        groups.setdefault(c.group or f"{c.kind}:{c.target_id}", []).append(c)
+    auto: list[Change] = []
+    review: list[list[Change]] = []
+    for members in groups.values():
+        if any(
+            c.confidence <= s.auto_approve_confidence or c.impact == "high" or c.op in crowded
+            for c in members
+        ):
+            review.append(members)
+        else:
+            auto.extend(members)
+    return auto, review
+
+
+def review_reason(members: Sequence[Change], s: ConsolidateSettings) -> str:
+    low = min(c.confidence for c in members)
+    if low <= s.auto_approve_confidence:
+        return f"confidence {low:.2f} ≤ {s.auto_approve_confidence:g}"
+    if any(c.impact == "high" for c in members):
+        return "high impact"
+    return f"more than {s.max_auto_per_op} changes of one op in a run"
+
+
+def _dump(change: Change) -> dict[str, Any]:
+    return change.model_dump(mode="json")
+
+
+class Applier:
+    def __init__(
+        self, store: Store, embedder: Embedder, settings: ConsolidateSettings, *, chunk: int = 500
+    ):
+        self.store, self.embedder, self.s, self.chunk = store, embedder, settings, chunk
+
+    # -- recording --------------------------------------------------------------------------
+    def record(self, plan: Plan, report: dict[str, Any]) -> tuple[list[Change], list[Doc]]:
+        auto, review = route(plan.changes, self.s)
+        reviews = [
+            Doc(
+                kind=REVIEW,
+                id=new_id(),
+                status="pending",
+                created_at=plan.created_at,
+                body={
+                    "run_id": plan.run_id,
+                    "reason": review_reason(members, self.s),
+                    "changes": [_dump(c) for c in members],
+                },
+            )
+            for members in review
+        ]
+        run = Doc(
+            kind=RUN,
+            id=plan.run_id,
+            status="applying",
+            created_at=plan.created_at,
+            body={
+                **report,
+                "pending": [_dump(c) for c in auto],
+                "chunks_done": 0,
+                "journal": [],
+                "review_ids": [d.id for d in reviews],
+            },
+        )
+        self.store.apply(Batch(namespace=plan.namespace, docs=[run, *reviews]))
+        return auto, reviews
+
+    # -- applying ---------------------------------------------------------------------------
+    def run(
+        self, namespace: str, run_id: str, *, on_chunk: Callable[[int], None] | None = None
+    ) -> ApplyResult:
+        """Apply (or finish applying) a recorded run, chunk by chunk."""
+        doc = self._run_doc(namespace, run_id)
+        body = dict(doc.body)
+        changes = [Change.model_validate(c) for c in body["pending"]]
+        result = ApplyResult(run_id=run_id)
+        done = int(body["chunks_done"])
+        for start in range(done * self.chunk, len(changes), self.chunk):
+            part = changes[start : start + self.chunk]
+            journal_id = f"{run_id}:{done:05d}"
+            batch, entries, skipped = self._batch(namespace, part)
+            done += 1
+            body |= {"chunks_done": done, "journal": [*body["journal"], journal_id]}
+            batch.docs = [
+                Doc(
+                    JOURNAL,
+                    journal_id,
+                    {"run_id": run_id, "entries": entries},
+                    created_at=doc.created_at,
+                ),
+                Doc(RUN, run_id, body, status="applying", created_at=doc.created_at),
+            ]
+            self.store.apply(batch)
+            result.applied += len(entries)
+            result.skipped += skipped
+            result.chunks += 1
+            if on_chunk is not None:
+                on_chunk(done)
+        body |= {"pending": [], "applied": body.get("applied", 0) + result.applied}
+        body["skipped"] = [*body.get("skipped", []), *result.skipped]
+        self.store.apply(
+            Batch(
+                namespace=namespace,
+                docs=[Doc(RUN, run_id, body, status="applied", created_at=doc.created_at)],
+            )
+        )
+        return result
+
+    def resume(self, namespace: str) -> list[ApplyResult]:
+        """Finish runs a killed process left half applied."""
+        return [
+            self.run(namespace, d.id)
+            for d in reversed(self.store.list_docs(namespace, RUN, status="applying"))
+        ]
+
+    def _current(
+        self, namespace: str, kind: RecordKind, ids: Sequence[str]
+    ) -> dict[str, dict[str, Any]]:
+        records: Sequence[BaseModel]
+        if kind == "episode":
+            records = self.store.get_episodes(namespace, ids)
+        elif kind == "fact":
+            records = self.store.get_facts(namespace, ids)
+        elif kind == "entity":
+            records = self.store.get_entities(namespace, ids)
+        else:
+            records = self.store.get_sessions(namespace, ids)
+        return {r.id: r.model_dump(mode="json") for r in records}
+
+    def _batch(
+        self, namespace: str, changes: Sequence[Change]
+    ) -> tuple[Batch, list[dict[str, Any]], list[dict[str, str]]]:
+        """The batch that applies ``changes`` still as planned, their journal entries, and
+        the ones skipped because the record changed since."""
+        current: dict[tuple[str, str], dict[str, Any]] = {}
+        for kind in ("episode", "fact", "entity", "session"):
+            ids = [c.target_id for c in changes if c.kind == kind]
+            if ids:
+                current.update(
+                    {(kind, i): v for i, v in self._current(namespace, kind, ids).items()}
+                )
+        batch = Batch(namespace=namespace)
+        entries: list[dict[str, Any]] = []
+        skipped: list[dict[str, str]] = []
+        to_embed: list[tuple[VectorKind, str, str]] = []
+        for c in changes:
+            now = current.get((c.kind, c.target_id))
+            if now == c.after:
+                continue  # already applied (a resumed chunk)
+            if now != c.before:
+                skipped.append({"kind": c.kind, "id": c.target_id, "why": "changed since planned"})
+                continue
+            entry: dict[str, Any] = {
+                "kind": c.kind,
+                "id": c.target_id,
+                "before": c.before,
+                "after": c.after,
+            }
+            text_changed = (
+                c.kind in _TEXT
+                and c.before
+                and c.after
+                and any(c.before.get(k) != c.after.get(k) for k in _TEXT[c.kind])
+            )
+            if c.kind != "session" and (c.after is None or text_changed):
+                entry["vector"] = self._vector_b64(namespace, c.kind, c.target_id)
+            if c.kind == "episode" and c.after is None:
+                entry["mentions"] = [
+                    m.entity_id for m in self.store.mentions_of(namespace, [c.target_id])
+                ]
+            if c.after is None:
+                batch.deletes.append((c.kind, c.target_id))
+            else:
+                record = MODELS[c.kind].model_validate(c.after)
+                batch.add(record)
+                if text_changed:
+                    to_embed.append((c.kind, c.target_id, _index_text(record)))  # type: ignore[arg-type]
+            entries.append(entry)
+        if to_embed:
+            matrix = self.embedder.embed([t for _, _, t in to_embed])
+            batch.vectors = [VectorRecord(k, i, matrix[n]) for n, (k, i, _) in enumerate(to_embed)]
+        return batch, entries, skipped
+
+    def _vector_b64(self, namespace: str, kind: VectorKind, rid: str) -> str | None:
+        found = self.store.get_vectors(namespace, kind, [rid]).get(rid)
+        return (
+            base64.b64encode(np.asarray(found, dtype=np.float32).tobytes()).decode()
+            if found is not None
+            else None
+        )
+
+    # -- undo ---------------------------------------------------------------------------------
+    def undo(self, namespace: str, run_id: str, *, force: bool = False) -> int:
+        doc = self._run_doc(namespace, run_id)
+        if doc.status == "undone":
+            raise InvalidInputError(f"run {run_id} is already undone", field="run_id")
+        journal = self.store.get_docs(namespace, JOURNAL, doc.body["journal"])
+        entries = [e for j in journal for e in j.body["entries"]]
+        current: dict[tuple[str, str], dict[str, Any]] = {}
+        for kind in ("episode", "fact", "entity", "session"):
+            ids = [e["id"] for e in entries if e["kind"] == kind]
+            if ids:
+                current.update(
+                    {(kind, i): v for i, v in self._current(namespace, kind, ids).items()}
+                )
+        moved = [e["id"] for e in entries if current.get((e["kind"], e["id"])) != e["after"]]
+        if moved and not force:
+            raise ConflictError(
+                f"{len(moved)} record(s) changed after run {run_id} (e.g. {moved[0]}); "
+                "undo with force to restore them anyway"
+            )
+        batch = Batch(namespace=namespace)
+        for e in reversed(entries):
+            if e["before"] is None:
+                batch.deletes.append((e["kind"], e["id"]))
+                continue
+            batch.add(MODELS[e["kind"]].model_validate(e["before"]))
+            if e.get("vector"):
+                vec = np.frombuffer(base64.b64decode(e["vector"]), dtype=np.float32)
+                batch.vectors.append(VectorRecord(e["kind"], e["id"], vec))
+            for entity_id in e.get("mentions", []):
+                batch.mentions.append(
+                    Mention(namespace=namespace, episode_id=e["id"], entity_id=entity_id)
+                )
+        body = {**doc.body, "undone_entries": len(entries)}
+        batch.docs = [Doc(RUN, run_id, body, status="undone", created_at=doc.created_at)]
+        self.store.apply(batch)
+        return len(entries)
+
+    # -- review -------------------------------------------------------------------------------
+    def approve(self, namespace: str, review_id: str, now: datetime) -> ApplyResult:
+        item = self._review(namespace, review_id)
+        changes = [Change.model_validate(c) for c in item.body["changes"]]
+        run_id = item.body["run_id"]
+        batch, entries, skipped = self._batch(namespace, changes)
+        if skipped:
+            stale = {
+                **item.body,
+                "settled_at": now.isoformat(),
+                "note": "records changed since proposed",
+            }
+            self.store.apply(
+                Batch(
+                    namespace=namespace,
+                    docs=[
+                        Doc(REVIEW, review_id, stale, status="stale", created_at=item.created_at)
+                    ],
+                )
+            )
+            raise ConflictError(
+                f"review item {review_id} no longer applies: {len(skipped)} record(s) changed "
+                "since it was proposed (marked stale; the next dream proposes afresh)"
+            )
+        run = self._run_doc(namespace, run_id)
+        journal_id = f"{run_id}:review:{review_id}"
+        run_body = {**run.body, "journal": [*run.body["journal"], journal_id]}
+        batch.docs = [
+            Doc(JOURNAL, journal_id, {"run_id": run_id, "entries": entries}, created_at=now),
+            Doc(RUN, run_id, run_body, status=run.status, created_at=run.created_at),
+            Doc(
+                REVIEW,
+                review_id,
+                {**item.body, "settled_at": now.isoformat()},
+                status="approved",
+                created_at=item.created_at,
+            ),
+        ]
+        self.store.apply(batch)
+        return ApplyResult(run_id=run_id, applied=len(entries))
+
+    def reject(self, namespace: str, review_id: str, now: datetime, note: str = "") -> None:
+        item = self._review(namespace, review_id)
+        body = {**item.body, "settled_at": now.isoformat(), "note": note}
+        self.store.apply(
+            Batch(
+                namespace=namespace,
+                docs=[Doc(REVIEW, review_id, body, status="rejected", created_at=item.created_at)],
+            )
+        )
+
+    def _review(self, namespace: str, review_id: str) -> Doc:
+        found = self.store.get_docs(namespace, REVIEW, [review_id])
+        if not found:
+            raise NotFoundError("review item", review_id, namespace)
+        if found[0].status != "pending":
+            raise InvalidInputError(
+                f"review item {review_id} is already {found[0].status}", field="review_id"
+            )
+        return found[0]
+
+    def _run_doc(self, namespace: str, run_id: str) -> Doc:
+        found = self.store.get_docs(namespace, RUN, [run_id])
+        if not found:
+            raise NotFoundError("dream run", run_id, namespace)
+        return found[0]
+
+
+def _index_text(record: Any) -> str:
+    if hasattr(record, "index_text"):
+        return str(record.index_text())
+    return str(getattr(record, "statement", None) or record.name)

@@ -1,0 +1,211 @@
+"""Stage 4, consolidate: resolve temporal conflicts, merge duplicate facts and near-duplicate
+episodes, normalise content. Every decision becomes a proposed change in the workspace.
+
+Conflicts are judged in batches (one LLM call per ``judge_batch`` conflicts); verdicts below
+``escalate_below`` go to the reasoning model when one is configured. Whatever is still
+unsure carries its low confidence into the plan, and policy sends it to review.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from memvault.config import ConsolidateSettings
+from memvault.dream.workspace import Workspace
+from memvault.ingest.normalize import normalize_content
+from memvault.kg.model import Episode, Fact, normalize_name
+from memvault.kg.temporal_conflict import Conflict, Verdict
+from memvault.llm.port import LLM
+from memvault.llm.prompts import judge_conflicts_v1
+
+
+@dataclass
+class Judge:
+    llm: LLM
+    reasoning: LLM | None
+    settings: ConsolidateSettings
+
+    def judge(self, conflicts: Sequence[Conflict]) -> tuple[list[Verdict], int]:
+        """A verdict per conflict (in order) and how many were escalated."""
+        verdicts = self._ask(self.llm, conflicts, "dream.consolidate")
+        unsure = [c for c in conflicts if verdicts[c.id].confidence < self.settings.escalate_below]
+        if unsure and self.reasoning is not None:
+            verdicts.update(self._ask(self.reasoning, unsure, "dream.consolidate.escalate"))
+        return [verdicts[c.id] for c in conflicts], len(unsure) if self.reasoning else 0
+
+    def _ask(self, llm: LLM, conflicts: Sequence[Conflict], site: str) -> dict[str, Verdict]:
+        out: dict[str, Verdict] = {}
+        size = self.settings.judge_batch
+        for start in range(0, len(conflicts), size):
+            batch = conflicts[start : start + size]
+            answer = llm.complete(judge_conflicts_v1(batch), call_site=site)
+            given = {v.conflict_id: v for v in answer.verdicts}
+            for c in batch:
+                out[c.id] = given.get(c.id) or Verdict(
+                    conflict_id=c.id,
+                    decision="COEXIST",
+                    confidence=0.0,
+                    reason="the judge returned no verdict for this conflict",
+                )
+        return out
+
+
+def resolve_conflicts(ws: Workspace, conflicts: Sequence[Conflict], judge: Judge) -> dict[str, Any]:
+    verdicts, escalated = judge.judge(conflicts)
+    tally: dict[str, int] = {"MERGE": 0, "SUPERSEDE": 0, "COEXIST": 0}
+    for conflict, v in zip(conflicts, verdicts, strict=True):
+        tally[v.decision] += 1
+        old, new = ws.facts.get(conflict.old.id), ws.facts.get(conflict.new.id)
+        if old is None or new is None:
+            continue
+        if v.decision == "SUPERSEDE":
+            ws.update(
+                old,
+                "consolidate.supersede",
+                f"superseded by '{new.statement}': {v.reason}",
+                certainty=v.confidence,
+                impact="medium",
+                group=f"conflict:{conflict.id}",
+                invalid_at=new.valid_at,
+            )
+        elif v.decision == "MERGE":
+            merge_facts(ws, [old, new], v.confidence, v.reason, group=f"conflict:{conflict.id}")
+    return {"verdicts": tally, "escalated": escalated}
+
+
+def merge_facts(
+    ws: Workspace, facts: Sequence[Fact], confidence: float, why: str, *, group: str
+) -> None:
+    """Keep the oldest; it takes every source, count and the best confidence. The others
+    are retired (``expired_at``), not deleted."""
+    keep, *rest = facts
+    ws.update(
+        keep,
+        "consolidate.merge",
+        f"absorbs {len(rest)} duplicate(s): {why}",
+        certainty=confidence,
+        impact="medium",
+        group=group,
+        source_episode_ids=_union(f.source_episode_ids for f in facts),
+        source_session_ids=_union(f.source_session_ids for f in facts),
+        reinforced_count=sum(f.reinforced_count for f in facts),
+        access_count=sum(f.access_count for f in facts),
+        confidence=max(f.confidence for f in facts),
+        last_reinforced_at=max(
+            (f.last_reinforced_at for f in facts if f.last_reinforced_at), default=None
+        ),
+    )
+    for f in rest:
+        ws.update(
+            f,
+            "consolidate.merge",
+            f"merged into '{keep.statement}' ({keep.id})",
+            certainty=confidence,
+            impact="medium",
+            group=group,
+            expired_at=ws.now,
+        )
+
+
+def _union(lists: Any) -> list[str]:
+    seen: dict[str, None] = {}
+    for items in lists:
+        seen.update(dict.fromkeys(items))
+    return list(seen)
+
+
+def merge_duplicate_facts(ws: Workspace, groups: Sequence[Sequence[str]]) -> int:
+    merged = 0
+    for ids in groups:
+        facts = [ws.facts[i] for i in ids if i in ws.facts and ws.facts[i].expired_at is None]
+        if len(facts) > 1:
+            merge_facts(
+                ws,
+                facts,
+                0.95,
+                "the same subject, predicate and object",
+                group=f"dup:{facts[0].id}",
+            )
+            merged += len(facts) - 1
+    return merged
+
+
+def merge_near_duplicate_episodes(
+    ws: Workspace,
+    vectors: dict[str, np.ndarray],
+    new_ids: Sequence[str],
+    threshold: float,
+    *,
+    chunk: int = 256,
+) -> int:
+    """Each new episode against every live episode of the same speaker: at cosine ≥
+    ``threshold`` the higher-importance one (the older on a tie) absorbs the other's access
+    and reinforcement counts; the other is retired."""
+    live = [e for e in ws.episodes.values() if e.expired_at is None and e.id in vectors]
+    if len(live) < 2:
+        return 0
+    ids = [e.id for e in live]
+    row = {i: n for n, i in enumerate(ids)}
+    matrix = np.stack([vectors[i] for i in ids]).astype(np.float32)
+    speakers = [normalize_name(e.speaker or "") for e in live]
+    fresh = [i for i in new_ids if i in row]
+    merged = 0
+    for start in range(0, len(fresh), chunk):
+        part = fresh[start : start + chunk]
+        sims = matrix[[row[i] for i in part]] @ matrix.T
+        for n, episode_id in enumerate(part):
+            sims[n, row[episode_id]] = -1.0
+            for other in np.flatnonzero(sims[n] >= threshold):
+                a, b = ws.episodes[episode_id], ws.episodes[ids[other]]
+                if (
+                    a.expired_at is None
+                    and b.expired_at is None
+                    and speakers[row[a.id]] == speakers[other]
+                    and a.type == b.type
+                ):
+                    _merge_episodes(ws, a, b, float(sims[n, other]))
+                    merged += 1
+    return merged
+
+
+def _merge_episodes(ws: Workspace, a: Episode, b: Episode, cosine: float) -> None:
+    keep, drop = sorted((a, b), key=lambda e: (-e.importance, e.occurred_at, e.id))
+    confidence = min(0.99, 0.5 + cosine / 2)
+    group = f"near-dup:{keep.id}:{drop.id}"
+    why = f"near-duplicate (cosine {cosine:.3f})"
+    ws.update(
+        keep,
+        "consolidate.merge_episode",
+        f"{why}: absorbs {drop.id}",
+        certainty=confidence,
+        impact="medium",
+        group=group,
+        access_count=keep.access_count + drop.access_count,
+        reinforced_count=keep.reinforced_count + drop.reinforced_count,
+        metadata={**keep.metadata, "merged_from": [*keep.metadata.get("merged_from", []), drop.id]},
+    )
+    ws.update(
+        drop,
+        "consolidate.merge_episode",
+        f"{why}: merged into {keep.id}",
+        certainty=confidence,
+        impact="medium",
+        group=group,
+        expired_at=ws.now,
+        metadata={**drop.metadata, "merged_into": keep.id},
+    )
+
+
+def normalise_contents(ws: Workspace, limit: int) -> int:
+    """Re-normalise stored text (records imported from older dumps or other tools)."""
+    changed = 0
+    for e in list(ws.episodes.values()):
+        text, _ = normalize_content(e.content, limit=limit)
+        if text != e.content:
+            ws.update(e, "consolidate.normalise", "content normalised", content=text)
+            changed += 1
+    return changed

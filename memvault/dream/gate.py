@@ -1,0 +1,42 @@
+"""Whether a namespace may dream now: enough time AND enough new sessions since the last
+dream. Pure; the state it reads lives in the coordination store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from memvault.config import GateSettings
+
+
+@dataclass(frozen=True)
+class GateDecision:
+    open: bool
+    reasons: list[str] = field(default_factory=list)  # why it is closed (empty when open)
+    forced: bool = False
+
+
+def decide(
+    *,
+    last_dream_at: datetime | None,
+    sessions_since: int,
+    now: datetime,
+    settings: GateSettings,
+    force: bool = False,
+) -> GateDecision:
+    reasons = []
+    if last_dream_at is not None:
+        hours = (now - last_dream_at).total_seconds() / 3600
+        if hours <= settings.min_hours:
+            reasons.append(
+                f"last dream was {hours:.1f} h ago; the gate needs more than "
+                f"{settings.min_hours:g} h"
+            )
+    if sessions_since < settings.min_sessions:
+        reasons.append(
+            f"{sessions_since} session(s) since the last dream; the gate needs "
+            f"{settings.min_sessions}"
+        )
+    if force:
+        return GateDecision(open=True, reasons=reasons, forced=bool(reasons))
+    return GateDecision(open=not reasons, reasons=reasons)

@@ -1,0 +1,68 @@
+"""Stage 2, signal: contradictions, duplicates and what the graph says is central."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from itertools import combinations
+from typing import Any
+
+from memvault.config import ConsolidateSettings
+from memvault.dream.workspace import Workspace
+from memvault.kg.centrality import personalized_pagerank
+from memvault.kg.model import normalize_name
+from memvault.kg.temporal_conflict import Conflict, duplicate_groups, find_conflicts
+
+
+def signal(
+    ws: Workspace, settings: ConsolidateSettings, new_episode_ids: list[str]
+) -> tuple[dict[str, Any], list[Conflict], list[list[str]]]:
+    """Findings, the conflicts to judge, and groups of duplicate fact ids (oldest first)."""
+    live = ws.live_facts()
+    conflicts = find_conflicts(live, settings.single_valued_predicates)
+    duplicates = [[f.id for f in g] for g in duplicate_groups(live)]
+    findings = {
+        "conflicts": [c.describe() for c in conflicts],
+        "duplicate_fact_groups": len(duplicates),
+        "similar_entities": similar_entities(ws),
+        "central_entities": central_entities(ws, new_episode_ids),
+    }
+    return findings, conflicts, duplicates
+
+
+def similar_entities(ws: Workspace, limit: int = 50) -> list[dict[str, str]]:
+    """Entity pairs that may be one entity (one name is the start of the other, e.g. "Ana"
+    and "Ana Duarte"). Reported, not merged: an entity merge rewires facts and mentions and
+    is for a human to confirm."""
+    by_first: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for e in ws.entities.values():
+        norm = normalize_name(e.name)
+        if norm:
+            by_first[norm.split()[0]].append((norm, e.id))
+    pairs = []
+    for group in by_first.values():
+        for (a, ida), (b, idb) in combinations(sorted(group), 2):
+            if a != b and (b.startswith(a + " ") or a.startswith(b + " ")):
+                pairs.append({"a": ws.entities[ida].name, "b": ws.entities[idb].name})
+                if len(pairs) >= limit:
+                    return pairs
+    return pairs
+
+
+def central_entities(ws: Workspace, new_episode_ids: list[str], top: int = 10) -> list[Any]:
+    """Personalised PageRank over entities (edges: facts and co-mentions), seeded with the
+    entities of episodes new since the last dream."""
+    weights: Counter[tuple[str, str]] = Counter()
+    for f in ws.live_facts():
+        if f.object_id:
+            weights[tuple(sorted((f.subject_id, f.object_id)))] += 2  # type: ignore[index]
+    for entity_ids in ws.mentions.values():
+        for a, b in combinations(sorted(entity_ids), 2):
+            weights[(a, b)] += 1
+    seeds = sorted({e for i in new_episode_ids for e in ws.mentions.get(i, ())})
+    ranked = personalized_pagerank(
+        sorted(ws.entities),
+        [(a, b, float(w)) for (a, b), w in sorted(weights.items())],
+        seeds,
+        top=top,
+    )
+    return [{"entity": ws.entities[i].name, "score": round(s, 5)} for i, s in ranked]

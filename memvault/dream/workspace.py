@@ -1,0 +1,175 @@
+"""A namespace loaded into memory for one dream, recording every change as a value.
+
+Stages read the current (already changed) records and call :meth:`Workspace.update` or
+:meth:`Workspace.delete`; nothing reaches the store until the plan is applied. Later stages
+see earlier stages' changes, so ops compose (a fact merged by consolidate is not culled
+again by the janitor).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any, TypeVar
+
+from memvault.dream.plan import Change, Impact, Reason
+from memvault.kg.model import Entity, Episode, Fact, Mention, RecordKind, Session
+from memvault.kg.store import Store
+
+R = TypeVar("R", Session, Episode, Entity, Fact)
+
+
+def _kind(record: Session | Episode | Entity | Fact) -> RecordKind:
+    match record:
+        case Episode():
+            return "episode"
+        case Fact():
+            return "fact"
+        case Entity():
+            return "entity"
+        case _:
+            return "session"
+
+
+class Workspace:
+    def __init__(self, namespace: str, now: datetime):
+        self.namespace = namespace
+        self.now = now
+        self.episodes: dict[str, Episode] = {}
+        self.facts: dict[str, Fact] = {}
+        self.entities: dict[str, Entity] = {}
+        self.sessions: dict[str, Session] = {}
+        self.mentions: dict[str, set[str]] = defaultdict(set)  # episode id → entity ids
+        self._before: dict[tuple[RecordKind, str], dict[str, Any] | None] = {}
+        self._reasons: dict[tuple[RecordKind, str], list[Reason]] = {}
+        self._deleted: set[tuple[RecordKind, str]] = set()
+        self._group: dict[tuple[RecordKind, str], str] = {}
+
+    @classmethod
+    def load(cls, store: Store, namespace: str, now: datetime) -> Workspace:
+        ws = cls(namespace, now)
+        ws.add_records(store.iter_records(namespace))
+        return ws
+
+    def add_records(self, records: Iterable[Session | Episode | Entity | Fact | Mention]) -> None:
+        for r in records:
+            match r:
+                case Mention():
+                    self.mentions[r.episode_id].add(r.entity_id)
+                case Episode():
+                    self.episodes[r.id] = r
+                case Fact():
+                    self.facts[r.id] = r
+                case Entity():
+                    self.entities[r.id] = r
+                case Session():
+                    self.sessions[r.id] = r
+
+    def _table(self, kind: RecordKind) -> dict[str, Any]:
+        tables: dict[str, dict[str, Any]] = {
+            "episode": self.episodes,
+            "fact": self.facts,
+            "entity": self.entities,
+            "session": self.sessions,
+        }
+        return tables[kind]
+
+    def _note(self, kind: RecordKind, rid: str, reason: Reason, group: str | None) -> None:
+        key = (kind, rid)
+        if group is not None:
+            self._group.setdefault(key, group)
+        if key not in self._before:
+            current = self._table(kind).get(rid)
+            self._before[key] = current.model_dump(mode="json") if current else None
+            self._reasons[key] = []
+        self._reasons[key].append(reason)
+
+    # -- the two moves ----------------------------------------------------------------------
+    def update(
+        self,
+        record: R,
+        op: str,
+        why: str,
+        *,
+        certainty: float = 1.0,
+        impact: Impact = "low",
+        group: str | None = None,
+        **changes: Any,
+    ) -> R:
+        """Propose ``changes`` to ``record``; returns the changed copy (now current)."""
+        kind = _kind(record)
+        reason = Reason(op=op, why=why, confidence=certainty, impact=impact)
+        self._note(kind, record.id, reason, group)
+        changed = record.model_copy(deep=True)
+        for name, value in changes.items():
+            setattr(changed, name, value)  # validated on assignment: bad values fail here
+        self._table(kind)[record.id] = changed
+        return changed
+
+    def delete(
+        self,
+        record: Session | Episode | Entity | Fact,
+        op: str,
+        why: str,
+        *,
+        certainty: float = 1.0,
+        impact: Impact = "low",
+        group: str | None = None,
+    ) -> None:
+        kind = _kind(record)
+        reason = Reason(op=op, why=why, confidence=certainty, impact=impact)
+        self._note(kind, record.id, reason, group)
+        del self._table(kind)[record.id]
+        self._deleted.add((kind, record.id))
+
+    def delete_episode(
+        self,
+        episode: Episode,
+        op: str,
+        why: str,
+        *,
+        certainty: float = 1.0,
+        impact: Impact = "low",
+    ) -> None:
+        """Delete an episode; each entity it mentioned counts one mention fewer."""
+        group = f"delete:{episode.id}"
+        self.delete(episode, op, why, certainty=certainty, impact=impact, group=group)
+        for entity_id in sorted(self.mentions.pop(episode.id, set())):
+            entity = self.entities.get(entity_id)
+            if entity is not None and entity.mention_count > 0:
+                self.update(
+                    entity,
+                    op,
+                    f"one mention fewer: episode {episode.id} deleted",
+                    certainty=certainty,
+                    group=group,
+                    mention_count=entity.mention_count - 1,
+                )
+
+    def touched(self, kind: RecordKind, rid: str) -> bool:
+        return (kind, rid) in self._before
+
+    # -- read helpers -----------------------------------------------------------------------
+    def live_facts(self) -> list[Fact]:
+        """Facts the vault still holds as true now (not superseded, not retired)."""
+        return [f for f in self.facts.values() if f.expired_at is None and f.invalid_at is None]
+
+    def changes(self) -> list[Change]:
+        out = []
+        for (kind, rid), before in self._before.items():
+            current = None if (kind, rid) in self._deleted else self._table(kind).get(rid)
+            after = current.model_dump(mode="json") if current is not None else None
+            if before == after:
+                continue
+            out.append(
+                Change(
+                    kind=kind,
+                    target_id=rid,
+                    before=before,
+                    after=after,
+                    reasons=self._reasons[(kind, rid)],
+                    group=self._group.get((kind, rid)),
+                )
+            )
+        return out

@@ -1,0 +1,131 @@
+"""Temporal conflicts between facts, and the deterministic first judge of each.
+
+Two live facts conflict when they share a subject and a single-valued predicate (one object
+at a time: where someone lives, who their manager is) but name different objects. Facts
+with the same subject, predicate and (normalised) object are duplicates. The verdicts:
+
+- MERGE: one fact, carrying the provenance of both (duplicates, or the same object worded
+  differently);
+- SUPERSEDE: the newer replaces the older from its ``valid_at``: ``old.invalid_at =
+  new.valid_at``; the old fact stays, answerable "as of" a date inside its validity;
+- COEXIST: both hold (e.g. two jobs at once); nothing changes.
+
+The rules decide what the timeline settles; what it cannot settle (both stated for the same
+instant) is proposed with a low confidence, so it goes to the reasoning model when one is
+configured, then to human review.
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from memvault.kg.model import Fact, normalize_name
+
+Decision = Literal["MERGE", "SUPERSEDE", "COEXIST"]
+
+
+class Verdict(BaseModel):
+    conflict_id: str
+    decision: Decision
+    confidence: float = Field(ge=0, le=1)
+    reason: str
+
+
+@dataclass(frozen=True)
+class Conflict:
+    old: Fact
+    new: Fact
+
+    @property
+    def id(self) -> str:
+        return f"{self.old.id}|{self.new.id}"
+
+    def describe(self) -> dict[str, object]:
+        """What a judge sees: both statements with their validity and sources."""
+
+        def side(f: Fact) -> dict[str, object]:
+            return {
+                "statement": f.statement,
+                "object": f.object,
+                "valid_at": f.valid_at.isoformat(),
+                "invalid_at": f.invalid_at.isoformat() if f.invalid_at else None,
+                "confidence": round(f.confidence, 3),
+                "source_sessions": list(f.source_session_ids),
+            }
+
+        return {
+            "conflict_id": self.id,
+            "subject": self.new.subject,
+            "predicate": self.new.predicate,
+            "old": side(self.old),
+            "new": side(self.new),
+        }
+
+
+def duplicate_groups(facts: Iterable[Fact]) -> list[list[Fact]]:
+    """Live facts with the same subject, predicate and normalised object, oldest first."""
+    groups: dict[tuple[str, str, str], list[Fact]] = defaultdict(list)
+    for f in facts:
+        groups[f.key()].append(f)
+    return [
+        sorted(g, key=lambda f: (f.valid_at, f.created_at, f.id))
+        for g in groups.values()
+        if len(g) > 1
+    ]
+
+
+def find_conflicts(facts: Iterable[Fact], single_valued: Iterable[str]) -> list[Conflict]:
+    """Consecutive pairs (in valid time) of live facts whose single-valued predicate names
+    different objects for the same subject."""
+    single = set(single_valued)
+    groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+    for f in facts:
+        if f.predicate in single:
+            groups[(f.subject_id, f.predicate)].append(f)
+    out: list[Conflict] = []
+    for group in groups.values():
+        ordered = sorted(group, key=lambda f: (f.valid_at, f.created_at, f.id))
+        for old, new in itertools.pairwise(ordered):
+            if normalize_name(old.object) != normalize_name(new.object):
+                out.append(Conflict(old=old, new=new))
+    return out
+
+
+def rule_verdict(conflict: Conflict) -> Verdict:
+    """The timeline's answer: a later valid_at supersedes; the same instant cannot be
+    settled by rules (low confidence: escalate)."""
+    old, new = conflict.old, conflict.new
+    if normalize_name(old.object) == normalize_name(new.object):
+        return Verdict(
+            conflict_id=conflict.id,
+            decision="MERGE",
+            confidence=0.95,
+            reason="same object",
+        )
+    if new.valid_at > old.valid_at:
+        return Verdict(
+            conflict_id=conflict.id,
+            decision="SUPERSEDE",
+            confidence=0.9,
+            reason=(
+                f"{new.predicate} holds one value at a time; '{new.object}' is stated from "
+                f"{new.valid_at.date()}, after '{old.object}' ({old.valid_at.date()})"
+            ),
+        )
+    learned = "the later-learned " if new.created_at > old.created_at else ""
+    return Verdict(
+        conflict_id=conflict.id,
+        decision="SUPERSEDE",
+        confidence=0.5,
+        reason=(
+            "both are stated for the same time, so the timeline cannot tell which holds; "
+            f"proposing {learned}'{new.object}' replaces '{old.object}': confirm or reject"
+        ),
+    )

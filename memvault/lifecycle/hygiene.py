@@ -1,0 +1,102 @@
+"""The hygiene janitor: cull facts whose confidence has decayed away, age out persistent
+episodic turns, and flag permanent memories nobody has touched in a long time.
+
+- Facts: effective confidence = confidence × 0.5^(days since last reinforced / half-life);
+  below ``cull_floor`` the fact is retired (``expired_at``). ``cull_floor = 0`` disables it.
+- Episodic TTL: an episodic episode beyond the newest ``ttl_turns`` of the namespace, or
+  (``ttl_operator = "and"``: and) older than ``ttl_days``, leaves the hot tier for ``cold``:
+  it stays recallable, and is what one-way digest compression will fold.
+- Permanent episodes are never deleted; after ``permanent_stale_days`` without access or
+  reinforcement they are marked stale (``metadata.stale_since``) for a human to look at.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memvault.config import HygieneSettings
+from memvault.dream.workspace import Workspace
+from memvault.kg.model import MemoryType, Tier
+from memvault.lifecycle.stickiness import last_touched
+from memvault.recall.scoring import age_days
+
+
+def cull_facts(ws: Workspace, s: HygieneSettings) -> list[str]:
+    if s.cull_floor <= 0:
+        return []
+    culled = []
+    for f in sorted(ws.live_facts(), key=lambda f: f.id):
+        since = max(t for t in (f.valid_at, f.created_at, f.last_reinforced_at) if t)
+        effective = f.confidence * 0.5 ** (age_days(since, ws.now) / s.half_life_days)
+        if effective < s.cull_floor:
+            ws.update(
+                f,
+                "hygiene.cull",
+                f"effective confidence {effective:.3f} < cull floor {s.cull_floor:g}",
+                certainty=0.9,
+                expired_at=ws.now,
+            )
+            culled.append(f.id)
+    return culled
+
+
+def episodic_ttl(ws: Workspace, s: HygieneSettings) -> list[str]:
+    turns = sorted(
+        (
+            e
+            for e in ws.episodes.values()
+            if e.type == MemoryType.EPISODIC
+            and e.expired_at is None
+            and not e.permanent
+            and e.tier == Tier.HOT
+        ),
+        key=lambda e: (e.occurred_at, e.id),
+        reverse=True,
+    )
+    aged = []
+    for rank, e in enumerate(turns):
+        over_count = rank >= s.ttl_turns
+        too_old = age_days(e.occurred_at, ws.now) > s.ttl_days
+        expired = (over_count or too_old) if s.ttl_operator == "or" else (over_count and too_old)
+        if expired:
+            ws.update(
+                e,
+                "hygiene.ttl",
+                f"episodic TTL ({s.ttl_turns} turns {s.ttl_operator} {s.ttl_days:g} days): "
+                "hot → cold",
+                certainty=0.95,
+                tier=Tier.COLD,
+            )
+            aged.append(e.id)
+    return aged
+
+
+def mark_stale_permanent(ws: Workspace, s: HygieneSettings) -> list[str]:
+    marked = []
+    for e in sorted(ws.episodes.values(), key=lambda e: e.id):
+        if not e.permanent or "stale_since" in e.metadata:
+            continue
+        idle = age_days(last_touched(e), ws.now)
+        if idle > s.permanent_stale_days:
+            ws.update(
+                e,
+                "hygiene.mark_stale",
+                f"permanent, untouched {idle:.0f} days: marked stale (kept)",
+                certainty=0.95,
+                metadata={**e.metadata, "stale_since": ws.now.isoformat()},
+            )
+            marked.append(e.id)
+    return marked
+
+
+def run_janitor(ws: Workspace, s: HygieneSettings) -> dict[str, Any]:
+    """The janitor's snapshot: when it ran and what it did."""
+    if not s.enabled:
+        return {"enabled": False}
+    return {
+        "enabled": True,
+        "ran_at": ws.now.isoformat(),
+        "culled": cull_facts(ws, s),
+        "cold": episodic_ttl(ws, s),
+        "marked_stale": mark_stale_permanent(ws, s),
+    }

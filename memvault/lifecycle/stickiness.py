@@ -1,0 +1,131 @@
+"""Maintenance ops over episodes: decay what is stale, boost what is used and confirmed,
+prune what no longer matters, and hold back memories that are fetched but never confirmed.
+
+Each op reads the workspace and proposes changes; ``run_maintenance`` runs them in order.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from memvault.config import MaintenanceSettings
+from memvault.dream.workspace import Workspace
+from memvault.kg.model import Episode, MemoryType
+from memvault.recall.scoring import age_days, stickiness_ratio
+
+
+def last_touched(e: Episode) -> datetime:
+    return max(t for t in (e.occurred_at, e.created_at, e.last_accessed, e.last_reinforced_at) if t)
+
+
+def _live(ws: Workspace) -> list[Episode]:
+    return sorted((e for e in ws.episodes.values() if e.expired_at is None), key=lambda e: e.id)
+
+
+def decay_stale(ws: Workspace, s: MaintenanceSettings) -> int:
+    n = 0
+    for e in _live(ws):
+        user = e.type == MemoryType.USER
+        days, factor, floor = (
+            (s.user_stale_days, s.user_stale_factor, s.user_stale_floor)
+            if user
+            else (s.stale_days, s.stale_factor, s.stale_floor)
+        )
+        idle = age_days(last_touched(e), ws.now)
+        new = max(e.importance * factor, floor)
+        if idle > days and new < e.importance:
+            ws.update(
+                e,
+                "maintenance.decay_stale",
+                f"untouched {idle:.0f} days (> {days:g}): importance × {factor:g}",
+                certainty=0.95,
+                importance=new,
+            )
+            n += 1
+    return n
+
+
+def boost_active(ws: Workspace, s: MaintenanceSettings) -> int:
+    n = 0
+    for e in _live(ws):
+        ratio = stickiness_ratio(e.access_count, e.reinforced_count)
+        new = min(e.importance * s.boost_factor, 1.0)
+        if (
+            e.access_count >= s.boost_min_access
+            and ratio <= s.boost_max_stickiness
+            and new > e.importance
+        ):
+            ws.update(
+                e,
+                "maintenance.boost_active",
+                f"used {e.access_count}×, stickiness {ratio:.1f}: importance × {s.boost_factor:g}",
+                certainty=0.95,
+                importance=new,
+            )
+            n += 1
+    return n
+
+
+def decay_unreinforced(ws: Workspace, s: MaintenanceSettings) -> int:
+    n = 0
+    for e in _live(ws):
+        ratio = stickiness_ratio(e.access_count, e.reinforced_count)
+        if ratio > s.unreinforced_stickiness and e.importance > 0:
+            ws.update(
+                e,
+                "maintenance.decay_unreinforced",
+                f"fetched {e.access_count}× but confirmed {e.reinforced_count}× "
+                f"(stickiness {ratio:.1f}): importance × {s.unreinforced_factor:g}",
+                certainty=0.9,
+                importance=e.importance * s.unreinforced_factor,
+            )
+            n += 1
+    return n
+
+
+def auto_snooze(ws: Workspace, s: MaintenanceSettings) -> int:
+    n = 0
+    until = ws.now + timedelta(days=s.snooze_days)
+    for e in _live(ws):
+        ratio = stickiness_ratio(e.access_count, e.reinforced_count)
+        snoozed = e.cooldown_until is not None and e.cooldown_until > ws.now
+        if e.access_count >= s.snooze_min_access and ratio > s.snooze_stickiness and not snoozed:
+            ws.update(
+                e,
+                "maintenance.auto_snooze",
+                f"fetched {e.access_count}×, stickiness {ratio:.1f}: hidden until {until.date()}",
+                certainty=0.9,
+                cooldown_until=until,
+            )
+            n += 1
+    return n
+
+
+def prune_irrelevant(ws: Workspace, s: MaintenanceSettings) -> int:
+    """Delete episodes that matter too little for too long (never permanent ones). Their
+    entities' mention counts go down with them."""
+    n = 0
+    for e in _live(ws):
+        user = e.type == MemoryType.USER
+        floor, days = (
+            (s.user_prune_importance, s.user_prune_days)
+            if user
+            else (s.prune_importance, s.prune_days)
+        )
+        age = age_days(e.occurred_at, ws.now)
+        if e.permanent or e.importance >= floor or age <= days:
+            continue
+        why = f"importance {e.importance:.3f} < {floor:g} and {age:.0f} days old"
+        ws.delete_episode(e, "maintenance.prune_irrelevant", why, certainty=0.9, impact="medium")
+        n += 1
+    return n
+
+
+def run_maintenance(ws: Workspace, s: MaintenanceSettings) -> dict[str, int]:
+    return {
+        "decay_stale": decay_stale(ws, s),
+        "boost_active": boost_active(ws, s),
+        "decay_unreinforced": decay_unreinforced(ws, s),
+        "auto_snooze": auto_snooze(ws, s),
+        "prune_irrelevant": prune_irrelevant(ws, s),
+    }

@@ -1,0 +1,287 @@
+"""The dream end to end on a real SQLite vault: dry run, apply, undo, review, gate, lock,
+resume after a killed process, and the litellm judge through ``mock_response``."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import textwrap
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from memvault import FixedClock, MemVault
+from memvault.dream.apply import route
+from memvault.embed import HashingEmbedder
+from memvault.errors import ConflictError, InvalidInputError
+from memvault.llm import LiteLLMProvider
+
+T = datetime(2025, 1, 10, 9, 0, tzinfo=UTC)
+LATER = T + timedelta(days=200)
+
+
+def day(n: int) -> datetime:
+    return T + timedelta(days=n)
+
+
+def seed(vault: MemVault) -> None:
+    """Maya moves from Berlin to Lisbon, says one thing twice, and names two managers in
+    one breath; six sessions, so the gate opens."""
+    turns = [
+        (0, "s1", "I live in Berlin and I work at Helio Labs."),
+        (20, "s2", "The new espresso machine at work is great."),
+        (40, "s3", "My manager is Tobias."),
+        (40, "s3", "My manager is Priya."),
+        (150, "s4", "I moved to Lisbon last week!"),
+        (160, "s5", "I really enjoy surfing in Ericeira on weekends."),
+        (170, "s6", "I really enjoy surfing in Ericeira on weekends!"),
+    ]
+    for offset, session, text in turns:
+        vault.write(text, speaker="Maya", session_id=session, now=day(offset))
+
+
+@pytest.fixture
+def maya(tmp_path: Path) -> MemVault:
+    v = MemVault.open(tmp_path / "maya.db", embedder=HashingEmbedder(), clock=FixedClock(LATER))
+    seed(v)
+    yield v  # type: ignore[misc]
+    v.close()
+
+
+def dump(vault: MemVault) -> str:
+    out = io.StringIO()
+    vault.export(out)
+    return out.getvalue()
+
+
+def lives_in(vault: MemVault, **kw: object) -> list[str]:
+    return [f.object for f in vault.facts(subject="Maya", predicate="lives_in", **kw)]  # type: ignore[arg-type]
+
+
+def test_dry_run_changes_nothing_and_shows_every_change(maya: MemVault) -> None:
+    before = dump(maya)
+    result = maya.dream()
+    assert result.status == "planned" and dump(maya) == before
+    ops = result.report["counts"]
+    assert ops["consolidate.supersede"] == 2  # Berlin → Lisbon, and the two managers
+    assert ops["consolidate.merge_episode"] == 2  # the surfing turn said twice (both sides)
+    assert all(r.why for c in result.plan.changes for r in c.reasons)
+    assert maya.dream_runs() == []  # a dry run records nothing
+
+
+def test_apply_resolves_the_move_and_undo_restores_the_dump_exactly(maya: MemVault) -> None:
+    before = dump(maya)
+    assert sorted(lives_in(maya)) == ["Berlin", "Lisbon"]
+    result = maya.dream(apply=True)
+    assert result.status == "applied" and result.applied and result.applied.applied > 0
+    assert lives_in(maya) == ["Lisbon"]  # the superseded fact is not current ...
+    assert lives_in(maya, as_of=day(100)) == ["Berlin"]  # ... but is, inside its validity
+    berlin = [f for f in maya.facts(subject="Maya", include_history=True) if f.object == "Berlin"]
+    assert berlin[0].invalid_at == day(150) and berlin[0].expired_at is None  # kept, marked
+    hits = maya.recall("where does Maya live?", k=5)
+    assert not any(h.kind == "fact" and "Berlin" in h.text for h in hits)
+
+    # the same-instant managers are unsure: queued, not applied
+    (item,) = maya.review_items()
+    assert "confidence" in item["reason"] and item["run_id"] == result.run_id
+    assert len(maya.facts(subject="Maya", predicate="manager")) == 2
+
+    report = maya.dream_report(result.run_id)  # type: ignore[arg-type]
+    assert report["status"] == "applied" and report["applied"] == result.applied.applied
+
+    assert maya.undo_dream(result.run_id) > 0  # type: ignore[arg-type]
+    assert dump(maya) == before
+    with pytest.raises(InvalidInputError, match="already undone"):
+        maya.undo_dream(result.run_id)  # type: ignore[arg-type]
+
+
+def test_review_approve_is_journaled_with_its_run_and_reject_changes_nothing(
+    maya: MemVault,
+) -> None:
+    before = dump(maya)
+    result = maya.dream(apply=True)
+    (item,) = maya.review_items()
+    assert maya.approve(item["id"]) == 1
+    assert len(maya.facts(subject="Maya", predicate="manager")) == 1
+    assert maya.review_items() == [] and maya.review_items(status="approved")[0]["id"] == item["id"]
+    with pytest.raises(InvalidInputError, match="already approved"):
+        maya.approve(item["id"])
+    maya.undo_dream(result.run_id)  # type: ignore[arg-type]
+    assert dump(maya) == before  # the approval is undone with its run
+
+
+def test_reject_keeps_the_item_and_the_state(maya: MemVault) -> None:
+    maya.dream(apply=True)
+    state = dump(maya)
+    (item,) = maya.review_items()
+    maya.reject(item["id"], note="both were my managers, in different teams")
+    assert dump(maya) == state
+    (kept,) = maya.review_items(status="rejected")
+    assert kept["note"].startswith("both were")
+
+
+def test_an_approval_that_no_longer_applies_is_refused_and_marked_stale(maya: MemVault) -> None:
+    maya.dream(apply=True)
+    (item,) = maya.review_items()
+    target = item["changes"][0]["target_id"]
+    maya.feedback(target, "up")  # the fact changes after the item was proposed
+    with pytest.raises(ConflictError, match="no longer applies"):
+        maya.approve(item["id"])
+    assert maya.review_items(status="stale")[0]["id"] == item["id"]
+
+
+def test_undo_refuses_when_records_changed_since_unless_forced(maya: MemVault) -> None:
+    result = maya.dream(apply=True)
+    berlin = next(
+        f for f in maya.facts(subject="Maya", include_history=True) if f.object == "Berlin"
+    )
+    maya.feedback(berlin.id, "up")
+    with pytest.raises(ConflictError, match="changed after run"):
+        maya.undo_dream(result.run_id)  # type: ignore[arg-type]
+    assert maya.undo_dream(result.run_id, force=True) > 0  # type: ignore[arg-type]
+    assert sorted(lives_in(maya)) == ["Berlin", "Lisbon"]
+
+
+def test_gate_says_why_it_is_closed_and_force_bypasses(maya: MemVault) -> None:
+    assert maya.dream(apply=True).status == "applied"
+    again = maya.dream(apply=True, now=LATER + timedelta(hours=2))
+    assert again.status == "skipped"
+    assert any("h ago" in r for r in again.gate.reasons)
+    assert any("session(s)" in r for r in again.gate.reasons)
+    forced = maya.dream(force=True, now=LATER + timedelta(hours=2))
+    assert forced.status == "planned" and forced.gate.forced
+
+
+def test_two_dreams_of_one_namespace_never_run_at_once(maya: MemVault) -> None:
+    coord = maya.c.coord
+    assert coord.acquire("dream-lock:default", "someone-else", ttl_s=60)
+    with pytest.raises(ConflictError, match="someone-else"):
+        maya.dream(force=True)
+    # a crashed holder's lease expires: the lock can be taken after its ttl
+    assert not coord.acquire("dream-lock:default", "me", ttl_s=60)
+    import time
+
+    assert coord.acquire("dream-lock:default", "me", ttl_s=60, now=time.time() + 61)
+    coord.release("dream-lock:default", "me")
+    assert maya.dream(force=True).status == "planned"
+
+
+@pytest.mark.parametrize(("batch", "calls"), [(20, 1), (1, 2)])
+def test_litellm_judge_is_batched_and_counted_per_stage(
+    tmp_path: Path, batch: int, calls: int
+) -> None:
+    path = tmp_path / "llm.db"
+    with MemVault.open(path, embedder=HashingEmbedder(), clock=FixedClock(LATER)) as vault:
+        seed(vault)  # extraction offline
+        conflicts = vault.dream().report["stages"]["signal"]["conflicts"]
+    ids = {c["predicate"]: c["conflict_id"] for c in conflicts}
+    answer = {  # one mock answer that parses as both the verdicts and the reflection
+        "verdicts": [
+            {
+                "conflict_id": ids["lives_in"],
+                "decision": "SUPERSEDE",
+                "confidence": 0.95,
+                "reason": "moved",
+            },
+            {
+                "conflict_id": ids["manager"],
+                "decision": "COEXIST",
+                "confidence": 0.9,
+                "reason": "two teams",
+            },
+        ],
+        "insights": ["Maya moved to Lisbon"],
+        "gaps": [],
+    }
+    llm = LiteLLMProvider("gpt-4o-mini", mock_response=json.dumps(answer))
+    with MemVault.open(
+        path,
+        embedder=HashingEmbedder(),
+        clock=FixedClock(LATER),
+        llm=llm,
+        dream={"consolidate": {"judge_batch": batch}},
+    ) as vault:
+        result = vault.dream()
+    usage = result.report["llm"]
+    assert usage["dream.consolidate"]["calls"] == calls
+    assert usage["dream.reflect"]["calls"] == 1
+    assert usage["dream.consolidate"]["prompt_tokens"] > 0
+    supersedes = [c for c in result.plan.changes if c.op == "consolidate.supersede"]
+    assert [c.before["object"] for c in supersedes] == ["Berlin"]  # type: ignore[index]
+    assert result.report["stages"]["reflect"]["insights"] == ["Maya moved to Lisbon"]
+    assert result.report["to_review"] == 0  # COEXIST at 0.9 changes nothing
+
+
+KILLER = textwrap.dedent(
+    """
+    import os, signal, sys
+    from datetime import datetime
+    from memvault import FixedClock, MemVault
+    from memvault.embed import HashingEmbedder
+    from memvault.dream.runner import Dreamer
+
+    path, now = sys.argv[1], datetime.fromisoformat(sys.argv[2])
+    vault = MemVault.open(path, embedder=HashingEmbedder(), clock=FixedClock(now))
+    dreamer = Dreamer(vault.c)
+    dreamer.applier.chunk = 2
+
+    def die(done):
+        if done == 2:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    dreamer.dream("default", now=now, apply=True, force=True, on_chunk=die)
+    """
+)
+
+
+def test_a_killed_apply_leaves_whole_chunks_and_the_next_dream_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "kill.db"
+    with MemVault.open(path, embedder=HashingEmbedder(), clock=FixedClock(LATER)) as vault:
+        seed(vault)
+        for i in range(12):  # old, untouched notes: decay gives the plan many small changes
+            vault.write(f"note {i} about the garden", session_id=f"g{i}", now=day(i))
+        plan = vault.dream(force=True).plan
+        auto, _ = route(plan.changes, vault.settings.dream.consolidate)
+        before = {(c.kind, c.target_id): c.before for c in auto}
+        after = {(c.kind, c.target_id): c.after for c in auto}
+    assert len(auto) > 6  # more than two chunks of two
+
+    done = subprocess.run(
+        [sys.executable, "-c", KILLER, str(path), LATER.isoformat()],
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == -9, done.stderr.decode()
+
+    with MemVault.open(path, embedder=HashingEmbedder(), clock=FixedClock(LATER)) as vault:
+        (run,) = vault.dream_runs()
+        assert run["status"] == "applying"
+        states = []
+        for (kind, rid), was in before.items():
+            now = _current(vault, kind, rid)
+            assert now in (was, after[(kind, rid)]), f"{kind} {rid} is neither before nor after"
+            states.append(now == after[(kind, rid)])
+        assert 0 < sum(states) < len(states)  # killed in the middle, not before or after
+        assert sum(states) == 4  # exactly the two committed chunks of two
+
+        resumed = vault.dream(apply=True, force=True)  # finishes the half-applied run first
+        assert resumed.report["resumed_runs"] == [run["run_id"]]
+        runs = {r["run_id"]: r for r in vault.dream_runs()}
+        assert runs[run["run_id"]]["status"] == "applied"
+        for (kind, rid), want in after.items():
+            if kind == "fact":  # facts the second dream leaves alone: exactly as planned
+                assert _current(vault, kind, rid) == want
+
+
+def _current(vault: MemVault, kind: str, rid: str) -> dict[str, object] | None:
+    getter = {
+        "episode": vault.store.get_episodes,
+        "fact": vault.store.get_facts,
+        "entity": vault.store.get_entities,
+        "session": vault.store.get_sessions,
+    }[kind]
+    found = getter("default", [rid])
+    return found[0].model_dump(mode="json") if found else None

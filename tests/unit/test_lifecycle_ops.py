@@ -1,0 +1,227 @@
+"""Maintenance ops, the janitor, conflict rules and routing, over an in-memory workspace."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memvault.bootstrap import load_settings
+from memvault.config import (
+    ConsolidateSettings,
+    GateSettings,
+    HygieneSettings,
+    MaintenanceSettings,
+    Settings,
+)
+from memvault.dream.apply import route
+from memvault.dream.gate import decide
+from memvault.dream.prune import prune
+from memvault.dream.workspace import Workspace
+from memvault.errors import ConfigError
+from memvault.kg.model import Entity, Episode, Fact, MemoryType, Mention, Tier
+from memvault.kg.temporal_conflict import duplicate_groups, find_conflicts, rule_verdict
+from memvault.lifecycle import hygiene, stickiness
+
+NOW = datetime(2025, 6, 1, tzinfo=UTC)
+NS = "n"
+
+
+def ep(text: str, *, days_old: float = 0, **kw: object) -> Episode:
+    at = NOW - timedelta(days=days_old)
+    return Episode(namespace=NS, content=text, occurred_at=at, created_at=at, **kw)
+
+
+def fact(obj: str, *, pred: str = "lives_in", days_old: float = 0, **kw: object) -> Fact:
+    at = NOW - timedelta(days=days_old)
+    return Fact(
+        namespace=NS,
+        subject_id="maya",
+        subject="Maya",
+        predicate=pred,
+        object=obj,
+        statement=f"Maya {pred} {obj}",
+        valid_at=at,
+        created_at=at,
+        **kw,
+    )
+
+
+def workspace(*records: object) -> Workspace:
+    ws = Workspace(NS, NOW)
+    ws.add_records(records)  # type: ignore[arg-type]
+    return ws
+
+
+def ops(ws: Workspace) -> dict[str, list[str]]:
+    return {c.target_id: [r.op for r in c.reasons] for c in ws.changes()}
+
+
+def test_decay_stale_by_type_with_floors() -> None:
+    s = MaintenanceSettings()
+    old = ep("old note", days_old=100)
+    fresh = ep("fresh", days_old=10)
+    user_old = ep("user pref", days_old=100, type=MemoryType.USER)
+    user_older = ep("user pref 2", days_old=200, type=MemoryType.USER, importance=0.15)
+    floor = ep("at floor", days_old=100, importance=0.01)
+    ws = workspace(old, fresh, user_old, user_older, floor)
+    assert stickiness.decay_stale(ws, s) == 1
+    assert ws.episodes[old.id].importance == pytest.approx(0.4)
+    assert set(ops(ws)) == {old.id}  # user 100 d < 180 d; user at floor 0.15; already at 0.01
+
+
+def test_boost_active_skips_sticky_and_caps_at_one() -> None:
+    s = MaintenanceSettings()
+    used = ep("used", access_count=6, reinforced_count=2, importance=0.95)
+    sticky = ep("sticky", access_count=12, reinforced_count=1)
+    ws = workspace(used, sticky)
+    stickiness.boost_active(ws, s)
+    assert ws.episodes[used.id].importance == 1.0
+    assert ws.episodes[sticky.id].importance == 0.5
+
+
+def test_unreinforced_decay_and_auto_snooze() -> None:
+    s = MaintenanceSettings()
+    sticky = ep("sticky", access_count=12, reinforced_count=1)
+    mild = ep("mild", access_count=6, reinforced_count=1)
+    ws = workspace(sticky, mild)
+    assert stickiness.decay_unreinforced(ws, s) == 2
+    assert ws.episodes[sticky.id].importance == pytest.approx(0.45)
+    assert stickiness.auto_snooze(ws, s) == 1
+    assert ws.episodes[sticky.id].cooldown_until == NOW + timedelta(days=30)
+    assert ws.episodes[mild.id].cooldown_until is None
+
+
+def test_prune_irrelevant_deletes_and_lowers_entity_mentions_but_keeps_permanent() -> None:
+    s = MaintenanceSettings()
+    faded = ep("faded", days_old=40, importance=0.01)
+    young = ep("young but faint", days_old=5, importance=0.01)
+    kept = ep("permanent", days_old=400, importance=0.0, permanent=True)
+    user = ep("user faint", days_old=100, importance=0.01, type=MemoryType.USER)
+    ana = Entity(namespace=NS, name="Ana", mention_count=2, created_at=NOW, last_seen_at=NOW)
+    ws = workspace(
+        faded, young, kept, user, ana, Mention(namespace=NS, episode_id=faded.id, entity_id=ana.id)
+    )
+    assert stickiness.prune_irrelevant(ws, s) == 1
+    changes = {c.target_id: c for c in ws.changes()}
+    assert changes[faded.id].action == "delete"
+    assert changes[ana.id].after["mention_count"] == 1  # type: ignore[index]
+    assert changes[faded.id].group == changes[ana.id].group
+
+
+def test_janitor_culls_decayed_facts_ttl_and_marks_permanent_stale() -> None:
+    s = HygieneSettings(ttl_turns=2, ttl_days=90)
+    weak = fact("Oslo", days_old=600, confidence=0.8)  # 0.8 × 0.5^(600/180) ≈ 0.08
+    strong = fact("Rome", pred="likes", days_old=100)
+    turns = [ep(f"turn {i}", days_old=i) for i in range(4)]
+    permanent = ep("the wifi password", days_old=200, permanent=True)
+    ws = workspace(weak, strong, permanent, *turns)
+    snap = hygiene.run_janitor(ws, s)
+    assert snap["culled"] == [weak.id]
+    assert ws.facts[weak.id].expired_at == NOW
+    assert sorted(snap["cold"]) == sorted(t.id for t in turns[2:])  # beyond the newest 2
+    assert all(ws.episodes[i].tier == Tier.COLD for i in snap["cold"])
+    assert snap["marked_stale"] == [permanent.id]
+    assert hygiene.run_janitor(workspace(weak), HygieneSettings(enabled=False)) == {
+        "enabled": False
+    }
+    assert hygiene.cull_facts(workspace(weak), HygieneSettings(cull_floor=0)) == []
+
+
+def test_ttl_and_operator_needs_both_conditions() -> None:
+    turns = [ep(f"turn {i}", days_old=i * 50) for i in range(4)]  # 0, 50, 100, 150 days
+    ws = workspace(*turns)
+    cold = hygiene.episodic_ttl(ws, HygieneSettings(ttl_turns=3, ttl_days=90, ttl_operator="and"))
+    assert cold == [turns[3].id]
+
+
+def test_conflicts_supersede_by_valid_time_and_duplicates_group() -> None:
+    berlin, lisbon = fact("Berlin", days_old=200), fact("Lisbon", days_old=10)
+    again = fact("lisbon", days_old=5)
+    likes = [fact("tea", pred="likes"), fact("coffee", pred="likes")]
+    conflicts = find_conflicts([berlin, lisbon, again, *likes], ["lives_in"])
+    assert [(c.old.object, c.new.object) for c in conflicts] == [("Berlin", "Lisbon")]
+    verdict = rule_verdict(conflicts[0])
+    assert verdict.decision == "SUPERSEDE" and verdict.confidence > 0.8
+    assert [[f.id for f in g] for g in duplicate_groups([berlin, lisbon, again])] == [
+        [lisbon.id, again.id]
+    ]
+    same_time = find_conflicts([fact("A"), fact("B")], ["lives_in"])
+    assert rule_verdict(same_time[0]).confidence < 0.8  # the timeline cannot settle it
+
+
+def test_prune_removes_orphans_and_long_retired_records() -> None:
+    retired = fact("Paris", expired_at=NOW - timedelta(days=40))
+    recent = fact("Rome", expired_at=NOW - timedelta(days=3))
+    lonely = Entity(namespace=NS, name="Nobody", created_at=NOW, last_seen_at=NOW)
+    maya = Entity(id="maya", namespace=NS, name="Maya", created_at=NOW, last_seen_at=NOW)
+    ws = workspace(retired, recent, lonely, maya)
+    assert prune(ws, ConsolidateSettings()) == {"retired": 1, "orphan_entities": 1}
+    assert {c.target_id for c in ws.changes()} == {retired.id, lonely.id}
+
+
+def test_routing_sends_unsure_high_impact_and_crowded_ops_to_review() -> None:
+    a, b, c = ep("a", access_count=6, reinforced_count=1), ep("b"), ep("c")
+    ws = workspace(a, b, c)
+    ws.update(a, "op.sure", "x", certainty=0.95, importance=0.6)
+    ws.update(b, "op.unsure", "y", certainty=0.6, group="g", importance=0.6)
+    ws.update(c, "op.sure2", "z", certainty=0.95, group="g", importance=0.6)
+    auto, review = route(ws.changes(), ConsolidateSettings())
+    assert [x.target_id for x in auto] == [a.id]
+    assert [[x.target_id for x in g] for g in review] == [[b.id, c.id]]  # a group goes together
+    d = ep("d")
+    ws.add_records([d])
+    ws.update(d, "op.sure", "w", certainty=0.95, importance=0.6)
+    auto, review = route(ws.changes(), ConsolidateSettings(max_auto_per_op=1))
+    assert auto == [] and len(review) == 3  # op.sure proposed 2 > 1: a crowded op
+
+
+def test_a_record_changed_twice_is_one_change_with_both_reasons() -> None:
+    e = ep("x", days_old=100)
+    ws = workspace(e)
+    ws.update(e, "first", "one", certainty=0.9, importance=0.4)
+    ws.update(ws.episodes[e.id], "second", "two", certainty=0.85, impact="medium", tier=Tier.COLD)
+    (change,) = ws.changes()
+    assert [r.op for r in change.reasons] == ["first", "second"]
+    assert change.confidence == 0.85 and change.impact == "medium"
+    assert change.before["importance"] == 0.5 and change.after["tier"] == "cold"  # type: ignore[index]
+    with pytest.raises(ValueError):
+        ws.update(e, "bad", "out of range", importance=1.5)
+
+
+def test_gate_needs_time_and_sessions_and_force_bypasses() -> None:
+    g = GateSettings()
+    first = decide(last_dream_at=None, sessions_since=5, now=NOW, settings=g)
+    assert first.open
+    closed = decide(last_dream_at=NOW - timedelta(hours=3), sessions_since=2, now=NOW, settings=g)
+    assert not closed.open and len(closed.reasons) == 2
+    assert "3.0 h ago" in closed.reasons[0] and "2 session(s)" in closed.reasons[1]
+    forced = decide(
+        last_dream_at=NOW - timedelta(hours=3), sessions_since=2, now=NOW, settings=g, force=True
+    )
+    assert forced.open and forced.forced
+
+
+@pytest.mark.parametrize(
+    ("env", "setting"),
+    [
+        ({"MEMVAULT_DREAM__HYGIENE__HALF_LIFE_DAYS": "-5"}, "dream.hygiene.half_life_days"),
+        ({"MEMVAULT_DREAM__HYGIENE__TTL_OPERATOR": "xor"}, "dream.hygiene.ttl_operator"),
+        ({"MEMVAULT_DREAM__GATE__MIN_SESSIONS": "many"}, "dream.gate.min_sessions"),
+    ],
+)
+def test_malformed_dream_config_is_refused_with_the_setting_named(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], setting: str
+) -> None:
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    with pytest.raises(ConfigError, match=setting.replace(".", r"\.")):
+        load_settings()
+
+
+def test_partial_overrides_merge_over_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMVAULT_DREAM__HYGIENE__CULL_FLOOR", "0")
+    s = Settings()
+    assert s.dream.hygiene.cull_floor == 0
+    assert s.dream.hygiene.half_life_days == 180  # untouched default
+    assert s.dream.gate.min_sessions == 5
