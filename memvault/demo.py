@@ -2,7 +2,10 @@
 
 Maya talks to her assistant across six sessions over a year: she moves from Berlin to
 Lisbon, changes managers, states preferences, and repeats herself. The demo writes it,
-recalls from it now and "as of" the past, and prints why each memory ranked.
+recalls from it now and "as of" the past with each score explained, then dreams: a dry run
+first, then apply (the move and the new manager supersede the old facts, the repeated
+preference merges), and finally the inbox: what the dream was unsure of, waiting for a
+human, and what it noticed.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ SESSIONS: list[tuple[str, list[str]]] = [
         "2025-09-20T08:15:00",
         [
             "My manager is Ana Duarte since the reorg in September.",
+            "On the platform guild my manager is Rui Santos, though.",
             "I really enjoy surfing in Ericeira on weekends.",
             "The pipeline migration finally shipped.",
         ],
@@ -135,11 +139,71 @@ def run_demo(path: Path, console: Console | None = None) -> dict[str, Any]:
         _facts(console, vault, "now", None)
         _facts(console, vault, "as of 2025-02-01", datetime(2025, 2, 1, tzinfo=UTC))
         console.print(
-            "[yellow]Both cities and both managers are current: contradictions "
-            "wait for the dream to resolve them.[/]"
+            "[yellow]Both cities and three managers are current: the contradictions "
+            "wait for the dream.[/]"
         )
-    console.print(f"\nvault file: {path}  (try: memvault --db {path} recall 'running' -n maya)")
+        summary |= _dream(console, vault)
+    console.print(
+        f"\nvault file: {path}\n  try: memvault --db {path} recall 'running' -n maya"
+        f"\n       memvault --db {path} dream report {summary['run_id']} -n maya"
+        f"\n       memvault --db {path} dream undo {summary['run_id']} -n maya"
+    )
     return summary
+
+
+def _dream(console: Console, vault: Any) -> dict[str, Any]:
+    console.rule("[bold]4. dream, dry run[/]: what would change, and why (nothing written)")
+    preview = vault.dream(namespace=NAMESPACE)
+    _changes(console, preview)
+
+    console.rule("[bold]5. dream --apply[/]")
+    done = vault.dream(namespace=NAMESPACE, apply=True)
+    console.print(
+        f"run {done.run_id}: {done.applied.applied} changes applied, "
+        f"{done.report['to_review']} sent to review"
+    )
+    _facts(console, vault, "now, after the dream", None)
+    _facts(console, vault, "as of 2025-02-01 (history is kept)", datetime(2025, 2, 1, tzinfo=UTC))
+
+    console.rule("[bold]6. inbox[/]: what the dream was unsure of, and what it noticed")
+    items = vault.review_items(namespace=NAMESPACE)
+    for item in items:
+        for change in item["changes"]:
+            why = "; ".join(r["why"] for r in change["reasons"])
+            console.print(f"[magenta]review {item['id'][:8]}[/] ({item['reason']}): {escape(why)}")
+    reflection = done.report["stages"]["reflect"]
+    for line in reflection["insights"]:
+        console.print(f"[cyan]insight[/] {escape(line)}")
+    for line in reflection["gaps"]:
+        console.print(f"[yellow]gap[/] {escape(line)}")
+    if items:
+        vault.reject(items[0]["id"], namespace=NAMESPACE, note="two managers, two teams")
+        console.print(
+            f"a human rejects review {items[0]['id'][:8]}: both managers stay current "
+            "(memvault review reject ID --note ...)"
+        )
+    return {
+        "run_id": done.run_id,
+        "dream_counts": done.report["counts"],
+        "review_items": len(items),
+        "lives_in_now": [f.object for f in vault.facts(namespace=NAMESPACE, predicate="lives_in")],
+    }
+
+
+def _changes(console: Console, result: Any) -> None:
+    table = Table("op", "change", "confidence", "why", show_lines=True)
+    shown = [c for c in result.plan.changes if c.op.startswith("consolidate")]
+    for c in shown:
+        table.add_row(
+            c.op.split(".", 1)[1],
+            escape(c.summary()),
+            f"{c.confidence:.2f}",
+            escape("; ".join(r.why for r in c.reasons)),
+        )
+    console.print(table)
+    rest = {op: n for op, n in result.report["counts"].items() if not op.startswith("consolidate")}
+    if rest:
+        console.print("also: " + ", ".join(f"{op} ×{n}" for op, n in rest.items()))
 
 
 def _facts(console: Console, vault: Any, label: str, as_of: datetime | None) -> None:

@@ -6,7 +6,7 @@ import dataclasses
 import json
 import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.progress import Progress, TaskID
@@ -28,11 +28,14 @@ def recall_cmd(
         Path | None,
         typer.Option(help="Vault file to build (default: a temporary one, deleted after)."),
     ] = None,
+    dream: Annotated[
+        bool, typer.Option("--dream", help="Run one dream (apply) per conversation first.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Ingest TURNS into a fresh vault (one namespace per conv_id), recall every question,
     write the ranked turn ids, and print recall@k per category when evidence is given."""
-    from memvault.eval.recall_eval import run_recall_eval
+    from memvault.eval.recall_eval import dream_each, run_recall_eval
     from memvault.vault import MemVault
 
     with tempfile.TemporaryDirectory(prefix="memvault-eval-") as tmp:
@@ -58,9 +61,22 @@ def recall_cmd(
 
             handle = out.open("w", encoding="utf-8") if out else None
             try:
+                dreams: dict[str, Any] = {}
+
+                def after_ingest(v: Any, last_times: dict[str, Any]) -> None:
+                    dreams.update(dream_each(v, last_times))
+
                 report = run_recall_eval(
-                    vault, turns, questions, k=k, out=handle, on_progress=progress
+                    vault,
+                    turns,
+                    questions,
+                    k=k,
+                    out=handle,
+                    on_progress=progress,
+                    after_ingest=after_ingest if dream else None,
                 )
+                if dream:
+                    report.extra["dreams"] = dreams
             finally:
                 if handle:
                     handle.close()

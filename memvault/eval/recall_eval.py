@@ -15,6 +15,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -145,7 +146,7 @@ def run_recall_eval(
     *,
     k: int,
     out: IO[str] | None,
-    after_ingest: Callable[[MemVault, list[str]], None] | None = None,
+    after_ingest: Callable[[MemVault, dict[str, datetime]], None] | None = None,
     on_progress: Callable[[str, int, int], None] | None = None,
 ) -> EvalReport:
     turns = read_jsonl(turns_path, ("conv_id", "session_id", "turn_id", "text"), _check_turn)
@@ -165,7 +166,7 @@ def run_recall_eval(
     )
     report.conversations = len(last_time)
     if after_ingest is not None:
-        after_ingest(vault, [namespace_for(c) for c in last_time])
+        after_ingest(vault, {namespace_for(c): t for c, t in last_time.items()})
         report.dreamed = True
     report.ingest_s = time.perf_counter() - started
     started = time.perf_counter()
@@ -196,3 +197,18 @@ def _summarise(report: EvalReport, scores: dict[str, list[float]]) -> None:
     report.scored = len(everything)
     report.overall = round(sum(core) / len(core), 4) if core else None
     report.overall_all = round(sum(everything) / len(everything), 4) if everything else None
+
+
+def dream_each(vault: MemVault, last_times: dict[str, datetime]) -> dict[str, Any]:
+    """One dream cycle (apply, default policy) per namespace at its last session time; the
+    gate is a scheduling rule, so the evaluation forces it."""
+    out: dict[str, Any] = {}
+    for ns, when in sorted(last_times.items()):
+        result = vault.dream(namespace=ns, apply=True, force=True, now=when)
+        out[ns] = {
+            "run_id": result.run_id,
+            "counts": result.report.get("counts", {}),
+            "applied": result.applied.applied if result.applied else 0,
+            "to_review": result.report.get("to_review", 0),
+        }
+    return out

@@ -252,7 +252,8 @@ class Recaller:
                         id=rid,
                         text=e.content,
                         score=factors.score,
-                        source_episode_ids=[rid],
+                        # a merged episode speaks for the near-duplicates it absorbed
+                        source_episode_ids=[rid, *e.metadata.get("merged_from", [])],
                         episode=e,
                         explanation=c.explain(key, factors),
                     )

@@ -170,3 +170,74 @@ def test_installed_console_script_runs(tmp_path: Path) -> None:
     assert json.loads(done.stdout)["embedder"].startswith("hashing")
     done = subprocess.run([str(exe), "--help"], capture_output=True, text=True, timeout=60)
     assert "recall" in done.stdout and "eval" in done.stdout
+
+
+def test_dream_preview_apply_review_report_and_undo(db: Path, tmp_path: Path) -> None:
+    lines = [
+        json.dumps(
+            {
+                "content": text,
+                "speaker": "Maya",
+                "session_id": f"s{i}",
+                "occurred_at": f"2025-0{i}-01T10:00:00",
+            }
+        )
+        for i, text in enumerate(
+            [
+                "I live in Berlin.",
+                "My manager is Ana.",
+                "I moved to Lisbon.",
+                "My manager is Bob.",
+                "I enjoy surfing.",
+                "I enjoy surfing!",
+            ],
+            start=1,
+        )
+    ]
+    lines.append(
+        json.dumps(
+            {
+                "content": "My manager is Cy.",
+                "speaker": "Maya",
+                "session_id": "s4",
+                "occurred_at": "2025-04-01T10:00:00",
+            }
+        )
+    )
+    run(db, "ingest", str(write_lines(tmp_path / "maya.jsonl", lines)))
+    code, out, _ = run(db, "dream", "--now", "2025-07-01", "--json")
+    assert code == 0
+    preview = json.loads(out)
+    assert preview["status"] == "planned" and preview["report"]["changes"] > 0
+    _, stats_out, _ = run(db, "dream", "runs", "--json")
+    assert json.loads(stats_out) == []  # the preview wrote nothing
+
+    code, out, _ = run(db, "dream", "--apply", "--now", "2025-07-01", "--json")
+    applied = json.loads(out)
+    assert code == 0 and applied["status"] == "applied" and applied["applied"] > 0
+    run_id = applied["run_id"]
+    code, out, _ = run(db, "facts", "--predicate", "lives_in", "--as-of", "2025-06-01", "--json")
+    assert [f["object"] for f in json.loads(out)] == ["Lisbon"]
+
+    code, out, _ = run(db, "review", "list", "--json")
+    items = json.loads(out)
+    assert code == 0 and len(items) == 1  # Bob and Cy named for the same instant
+    code, out, _ = run(db, "review", "approve", items[0]["id"], "--json")
+    assert code == 0 and json.loads(out)["applied"] == 1
+    code, _, err = run(db, "review", "approve", items[0]["id"], "--json")
+    assert code == 2 and "already approved" in json.loads(err)["error"]["message"]
+
+    code, out, _ = run(db, "dream", "report", run_id, "--json")
+    assert code == 0 and json.loads(out)["status"] == "applied"
+    code, out, _ = run(db, "dream", "undo", run_id, "--json")
+    assert code == 0 and json.loads(out)["restored"] > 0
+    code, out, _ = run(db, "facts", "--predicate", "lives_in", "--json")
+    assert sorted(f["object"] for f in json.loads(out)) == ["Berlin", "Lisbon"]
+
+    code, out, _ = run(db, "dream", "--now", "2025-07-02", "--json")
+    assert json.loads(out)["status"] == "skipped" and json.loads(out)["gate"]
+
+    code, _, err = run(db, "dream", "report", "dr_nope", "--json")
+    assert code == 1 and json.loads(err)["error"]["type"] == "NotFoundError"
+    code, _, _ = run(db, "dream", "--now", "someday")
+    assert code == 2

@@ -59,12 +59,13 @@ def ops(ws: Workspace) -> dict[str, list[str]]:
 
 def test_decay_stale_by_type_with_floors() -> None:
     s = MaintenanceSettings()
-    old = ep("old note", days_old=100)
-    fresh = ep("fresh", days_old=10)
+    old = ep("old note", days_old=100, type=MemoryType.PROJECT)
+    fresh = ep("fresh", days_old=10, type=MemoryType.PROJECT)
+    turn = ep("an old chat turn", days_old=100)  # episodic: ages through TTL, not here
     user_old = ep("user pref", days_old=100, type=MemoryType.USER)
     user_older = ep("user pref 2", days_old=200, type=MemoryType.USER, importance=0.15)
-    floor = ep("at floor", days_old=100, importance=0.01)
-    ws = workspace(old, fresh, user_old, user_older, floor)
+    floor = ep("at floor", days_old=100, importance=0.01, type=MemoryType.REFERENCE)
+    ws = workspace(old, fresh, user_old, user_older, floor, turn)
     assert stickiness.decay_stale(ws, s) == 1
     assert ws.episodes[old.id].importance == pytest.approx(0.4)
     assert set(ops(ws)) == {old.id}  # user 100 d < 180 d; user at floor 0.15; already at 0.01

@@ -1,0 +1,36 @@
+"""The README's first command runs ``memvault demo``: it must show the whole main job."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from memvault.demo import run_demo
+
+
+def test_demo_writes_recalls_dreams_and_fills_the_inbox(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMVAULT_EMBEDDER", "hashing")
+    out = io.StringIO()
+    summary = run_demo(tmp_path / "demo.db", Console(file=out, width=120))
+    text = out.getvalue()
+    for step in (
+        "1. write",
+        "2. recall",
+        "3. facts",
+        "4. dream, dry run",
+        "5. dream --apply",
+        "6. inbox",
+    ):
+        assert step in text
+    assert "live" in summary["top"]["Where does Maya live?"]
+    assert summary["lives_in_now"] == ["Lisbon"]  # the move superseded Berlin
+    assert summary["dream_counts"]["consolidate.supersede"] >= 2
+    assert summary["dream_counts"]["consolidate.merge_episode"] == 2  # the repeated preference
+    assert summary["review_items"] == 1  # two managers named at once: a human decides
+    again = run_demo(tmp_path / "demo.db", Console(file=io.StringIO()))  # re-runnable
+    assert again["lives_in_now"] == ["Lisbon"]
