@@ -106,7 +106,7 @@ def timed_dream(path: Path, n: int, llm: object | None = None) -> dict[str, obje
         if llm is not None:
             return {
                 "llm": preview.report["llm"],
-                "conflicts": len(preview.report["stages"]["signal"]["conflicts"]),
+                "conflicts": preview.report["stages"]["signal"]["conflict_count"],
             }
         started = time.perf_counter()
         done = vault.dream(namespace=NS, force=True, apply=True)

@@ -341,7 +341,7 @@ class MemVault:
 
     def dream_report(self, run_id: str, *, namespace: str | None = None) -> dict[str, Any]:
         doc = self.dreamer.applier._run_doc(self.ns(namespace), run_id)
-        body = {k: v for k, v in doc.body.items() if k not in ("pending", "journal")}
+        body = {k: v for k, v in doc.body.items() if k != "journal"}
         return {**body, "status": doc.status}
 
     def dream_runs(self, *, namespace: str | None = None, limit: int = 20) -> list[dict[str, Any]]:

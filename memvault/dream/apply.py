@@ -2,8 +2,9 @@
 and settle review items.
 
 - **Route.** A change group needs review when any of its changes has confidence at or below
-  ``auto_approve_confidence``, high impact, or an op that proposed more than
-  ``max_auto_per_op`` changes. The rest is auto-approved.
+  ``auto_approve_confidence``, high impact, or comes from a medium-impact op (merge,
+  supersede, delete) that proposed more than ``max_auto_per_op`` changes in the run. The
+  rest is auto-approved.
 - **Record.** The run document (status ``applying``, with every auto-approved change) and
   the review items are written in one transaction before any record changes.
 - **Apply.** Chunks of changes, each in one transaction with its journal entry (the state
@@ -31,10 +32,11 @@ from memvault.config import ConsolidateSettings
 from memvault.dream.plan import MODELS, Change, Plan
 from memvault.embed import Embedder
 from memvault.errors import ConflictError, InvalidInputError, NotFoundError
-from memvault.kg.model import Mention, RecordKind, VectorKind, new_id
+from memvault.kg.model import Mention, VectorKind, new_id
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
 
 RUN, JOURNAL, REVIEW = "dream_run", "dream_journal", "review"
+PENDING, PROGRESS = "dream_pending", "dream_progress"  # written once; small, per chunk
 _TEXT = {"episode": ("content", "speaker"), "fact": ("statement",), "entity": ("name",)}
 
 
@@ -50,7 +52,9 @@ def route(
     changes: Sequence[Change], s: ConsolidateSettings
 ) -> tuple[list[Change], list[list[Change]]]:
     """(auto-approved changes, review groups)."""
-    per_op = Counter(c.op for c in changes)
+    # only ops that delete, merge or supersede crowd; low-impact ones (decay, TTL) are many
+    # by nature on a first dream over a long history
+    per_op = Counter(c.op for c in changes if c.impact != "low")
     crowded = {op for op, n in per_op.items() if n > s.max_auto_per_op}
     groups: dict[str, list[Change]] = {}
     for c in changes:
@@ -59,7 +63,9 @@ def route(
     review: list[list[Change]] = []
     for members in groups.values():
         if any(
-            c.confidence <= s.auto_approve_confidence or c.impact == "high" or c.op in crowded
+            c.confidence <= s.auto_approve_confidence
+            or c.impact == "high"
+            or (c.op in crowded and c.impact != "low")
             for c in members
         ):
             review.append(members)
@@ -109,15 +115,11 @@ class Applier:
             id=plan.run_id,
             status="applying",
             created_at=plan.created_at,
-            body={
-                **report,
-                "pending": [_dump(c) for c in auto],
-                "chunks_done": 0,
-                "journal": [],
-                "review_ids": [d.id for d in reviews],
-            },
+            body={**report, "journal": [], "review_ids": [d.id for d in reviews]},
         )
-        self.store.apply(Batch(namespace=plan.namespace, docs=[run, *reviews]))
+        pending = Doc(PENDING, plan.run_id, {"changes": [_dump(c) for c in auto]})
+        progress = Doc(PROGRESS, plan.run_id, {"chunks_done": 0, "journal": [], "skipped": []})
+        self.store.apply(Batch(namespace=plan.namespace, docs=[run, pending, progress, *reviews]))
         return auto, reviews
 
     # -- applying ---------------------------------------------------------------------------
@@ -126,33 +128,36 @@ class Applier:
     ) -> ApplyResult:
         """Apply (or finish applying) a recorded run, chunk by chunk."""
         doc = self._run_doc(namespace, run_id)
-        body = dict(doc.body)
-        changes = [Change.model_validate(c) for c in body["pending"]]
+        (pending,) = self.store.get_docs(namespace, PENDING, [run_id])
+        (progress,) = self.store.get_docs(namespace, PROGRESS, [run_id])
+        changes = [Change.model_validate(c) for c in pending.body["changes"]]
+        state = dict(progress.body)
         result = ApplyResult(run_id=run_id)
-        done = int(body["chunks_done"])
-        for start in range(done * self.chunk, len(changes), self.chunk):
-            part = changes[start : start + self.chunk]
-            journal_id = f"{run_id}:{done:05d}"
-            batch, entries, skipped = self._batch(namespace, part)
-            done += 1
-            body |= {"chunks_done": done, "journal": [*body["journal"], journal_id]}
+        for start in range(state["chunks_done"] * self.chunk, len(changes), self.chunk):
+            journal_id = f"{run_id}:{state['chunks_done']:05d}"
+            batch, entries, skipped = self._batch(namespace, changes[start : start + self.chunk])
+            state = {
+                "chunks_done": state["chunks_done"] + 1,
+                "journal": [*state["journal"], journal_id],
+                "skipped": [*state["skipped"], *skipped],
+                "applied": state.get("applied", 0) + len(entries),
+            }
             batch.docs = [
-                Doc(
-                    JOURNAL,
-                    journal_id,
-                    {"run_id": run_id, "entries": entries},
-                    created_at=doc.created_at,
-                ),
-                Doc(RUN, run_id, body, status="applying", created_at=doc.created_at),
+                Doc(JOURNAL, journal_id, {"run_id": run_id, "entries": entries}),
+                Doc(PROGRESS, run_id, state),
             ]
-            self.store.apply(batch)
+            self.store.apply(batch)  # the chunk, its journal and the progress: all or nothing
             result.applied += len(entries)
             result.skipped += skipped
             result.chunks += 1
             if on_chunk is not None:
-                on_chunk(done)
-        body |= {"pending": [], "applied": body.get("applied", 0) + result.applied}
-        body["skipped"] = [*body.get("skipped", []), *result.skipped]
+                on_chunk(state["chunks_done"])
+        body = {
+            **doc.body,
+            "journal": [*doc.body["journal"], *state["journal"]],
+            "applied": state.get("applied", 0),
+            "skipped": state["skipped"],
+        }
         self.store.apply(
             Batch(
                 namespace=namespace,
@@ -169,31 +174,29 @@ class Applier:
         ]
 
     def _current(
-        self, namespace: str, kind: RecordKind, ids: Sequence[str]
-    ) -> dict[str, dict[str, Any]]:
-        records: Sequence[BaseModel]
-        if kind == "episode":
-            records = self.store.get_episodes(namespace, ids)
-        elif kind == "fact":
-            records = self.store.get_facts(namespace, ids)
-        elif kind == "entity":
-            records = self.store.get_entities(namespace, ids)
-        else:
-            records = self.store.get_sessions(namespace, ids)
-        return {r.id: r.model_dump(mode="json") for r in records}
+        self, namespace: str, keys: Sequence[tuple[str, str]]
+    ) -> dict[tuple[str, str], dict[str, Any]]:
+        """The stored state (JSON form) of each (kind, id) that exists."""
+        out: dict[tuple[str, str], dict[str, Any]] = {}
+        getters: dict[str, Callable[[str, Sequence[str]], Sequence[BaseModel]]] = {
+            "episode": self.store.get_episodes,
+            "fact": self.store.get_facts,
+            "entity": self.store.get_entities,
+            "session": self.store.get_sessions,
+        }
+        for kind, getter in getters.items():
+            ids = [i for k, i in keys if k == kind]
+            if ids:
+                for r in getter(namespace, ids):
+                    out[(kind, r.id)] = r.model_dump(mode="json")  # type: ignore[attr-defined]
+        return out
 
     def _batch(
         self, namespace: str, changes: Sequence[Change]
     ) -> tuple[Batch, list[dict[str, Any]], list[dict[str, str]]]:
         """The batch that applies ``changes`` still as planned, their journal entries, and
         the ones skipped because the record changed since."""
-        current: dict[tuple[str, str], dict[str, Any]] = {}
-        for kind in ("episode", "fact", "entity", "session"):
-            ids = [c.target_id for c in changes if c.kind == kind]
-            if ids:
-                current.update(
-                    {(kind, i): v for i, v in self._current(namespace, kind, ids).items()}
-                )
+        current = self._current(namespace, [(c.kind, c.target_id) for c in changes])
         batch = Batch(namespace=namespace)
         entries: list[dict[str, Any]] = []
         skipped: list[dict[str, str]] = []
@@ -251,13 +254,7 @@ class Applier:
             raise InvalidInputError(f"run {run_id} is already undone", field="run_id")
         journal = self.store.get_docs(namespace, JOURNAL, doc.body["journal"])
         entries = [e for j in journal for e in j.body["entries"]]
-        current: dict[tuple[str, str], dict[str, Any]] = {}
-        for kind in ("episode", "fact", "entity", "session"):
-            ids = [e["id"] for e in entries if e["kind"] == kind]
-            if ids:
-                current.update(
-                    {(kind, i): v for i, v in self._current(namespace, kind, ids).items()}
-                )
+        current = self._current(namespace, [(e["kind"], e["id"]) for e in entries])
         moved = [e["id"] for e in entries if current.get((e["kind"], e["id"])) != e["after"]]
         if moved and not force:
             raise ConflictError(

@@ -21,7 +21,7 @@ def snapshot(
         "new": orient["new"],
         "totals": orient["totals"],
         "sessions": orient["sessions"],
-        "conflicts": len(signal["conflicts"]),
+        "conflicts": signal["conflict_count"],
         "duplicate_fact_groups": signal["duplicate_fact_groups"],
         "similar_entities": len(signal["similar_entities"]),
         "central_entities": [

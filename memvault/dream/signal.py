@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from itertools import combinations
 from typing import Any
 
@@ -21,7 +21,8 @@ def signal(
     conflicts = find_conflicts(live, settings.single_valued_predicates)
     duplicates = [[f.id for f in g] for g in duplicate_groups(live)]
     findings = {
-        "conflicts": [c.describe() for c in conflicts],
+        "conflict_count": len(conflicts),
+        "conflicts": [c.describe() for c in conflicts[:100]],  # the first hundred, described
         "duplicate_fact_groups": len(duplicates),
         "similar_entities": similar_entities(ws),
         "central_entities": central_entities(ws, new_episode_ids),
@@ -32,19 +33,21 @@ def signal(
 def similar_entities(ws: Workspace, limit: int = 50) -> list[dict[str, str]]:
     """Entity pairs that may be one entity (one name is the start of the other, e.g. "Ana"
     and "Ana Duarte"). Reported, not merged: an entity merge rewires facts and mentions and
-    is for a human to confirm."""
-    by_first: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for e in ws.entities.values():
-        norm = normalize_name(e.name)
-        if norm:
-            by_first[norm.split()[0]].append((norm, e.id))
-    pairs = []
-    for group in by_first.values():
-        for (a, ida), (b, idb) in combinations(sorted(group), 2):
-            if a != b and (b.startswith(a + " ") or a.startswith(b + " ")):
-                pairs.append({"a": ws.entities[ida].name, "b": ws.entities[idb].name})
-                if len(pairs) >= limit:
-                    return pairs
+    is for a human to confirm. In sorted order the longer names of a prefix follow it
+    directly, so this is a scan, not a comparison of every pair."""
+    names = sorted(
+        (normalize_name(e.name), e.id) for e in ws.entities.values() if normalize_name(e.name)
+    )
+    pairs: list[dict[str, str]] = []
+    for n, (short, short_id) in enumerate(names):
+        for longer, longer_id in names[n + 1 :]:
+            if not longer.startswith(short + " "):
+                if not longer.startswith(short):
+                    break
+                continue
+            pairs.append({"a": ws.entities[short_id].name, "b": ws.entities[longer_id].name})
+            if len(pairs) >= limit:
+                return pairs
     return pairs
 
 

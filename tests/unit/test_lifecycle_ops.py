@@ -164,7 +164,7 @@ def test_prune_removes_orphans_and_long_retired_records() -> None:
 def test_routing_sends_unsure_high_impact_and_crowded_ops_to_review() -> None:
     a, b, c = ep("a", access_count=6, reinforced_count=1), ep("b"), ep("c")
     ws = workspace(a, b, c)
-    ws.update(a, "op.sure", "x", certainty=0.95, importance=0.6)
+    ws.update(a, "op.sure", "x", certainty=0.95, impact="medium", importance=0.6)
     ws.update(b, "op.unsure", "y", certainty=0.6, group="g", importance=0.6)
     ws.update(c, "op.sure2", "z", certainty=0.95, group="g", importance=0.6)
     auto, review = route(ws.changes(), ConsolidateSettings())
@@ -172,9 +172,14 @@ def test_routing_sends_unsure_high_impact_and_crowded_ops_to_review() -> None:
     assert [[x.target_id for x in g] for g in review] == [[b.id, c.id]]  # a group goes together
     d = ep("d")
     ws.add_records([d])
-    ws.update(d, "op.sure", "w", certainty=0.95, importance=0.6)
+    ws.update(d, "op.sure", "w", certainty=0.95, impact="medium", importance=0.6)
+    e = ep("e")
+    ws.add_records([e])
+    for rec in (e, ws.episodes[e.id]):
+        ws.update(rec, "op.low", "v", certainty=0.95, tier=Tier.WARM)
     auto, review = route(ws.changes(), ConsolidateSettings(max_auto_per_op=1))
-    assert auto == [] and len(review) == 3  # op.sure proposed 2 > 1: a crowded op
+    assert [x.target_id for x in auto] == [e.id]  # low impact never crowds
+    assert len(review) == 3  # op.sure proposed 2 > 1 medium-impact changes: crowded
 
 
 def test_a_record_changed_twice_is_one_change_with_both_reasons() -> None:
@@ -226,3 +231,12 @@ def test_partial_overrides_merge_over_defaults(monkeypatch: pytest.MonkeyPatch) 
     assert s.dream.hygiene.cull_floor == 0
     assert s.dream.hygiene.half_life_days == 180  # untouched default
     assert s.dream.gate.min_sessions == 5
+
+
+def test_similar_entities_pairs_a_name_with_its_longer_forms_only() -> None:
+    from memvault.dream.signal import similar_entities
+
+    names = ["Ana", "Ana Duarte", "Anabel", "Anabel Ruiz", "Bo", "Bob", "Bo Li"]
+    ws = workspace(*(Entity(namespace=NS, name=n, created_at=NOW, last_seen_at=NOW) for n in names))
+    pairs = {(p["a"], p["b"]) for p in similar_entities(ws)}
+    assert pairs == {("Ana", "Ana Duarte"), ("Anabel", "Anabel Ruiz"), ("Bo", "Bo Li")}
