@@ -149,6 +149,65 @@ class HygieneSettings(BaseModel):
     permanent_stale_days: float = Field(default=180.0, gt=0)
 
 
+def _default_affinity() -> dict[str, float]:
+    return {
+        "person|person": 0.6,
+        "person|place": 0.8,
+        "person|organization": 0.8,
+        "person|event": 0.8,
+        "person|thing": 0.6,
+        "person|concept": 0.5,
+        "place|place": 0.5,
+        "place|organization": 0.6,
+        "place|event": 0.7,
+        "organization|organization": 0.5,
+        "organization|event": 0.6,
+        "thing|thing": 0.4,
+        "concept|concept": 0.5,
+    }
+
+
+class GraphSettings(BaseModel):
+    """Composite edges between entities and their Leiden communities."""
+
+    edge_weights: dict[str, float] = Field(
+        default_factory=lambda: {
+            "co_occurrence": 0.25,
+            "session_overlap": 0.20,
+            "adamic_adar": 0.20,
+            "type_affinity": 0.15,
+            "semantic": 0.20,
+        },
+        description="Weights of the five signals in the composite.",
+    )
+    edge_threshold: float = Field(
+        default=0.35, ge=0, le=1, description="A pair is an edge only at or above this."
+    )
+    type_affinity: dict[str, float] = Field(
+        default_factory=_default_affinity,
+        description='Prior per type pair ("person|place"); either order matches.',
+    )
+    type_affinity_default: float = Field(default=0.5, ge=0, le=1)
+    resolution: float = Field(default=1.0, gt=0, description="Leiden resolution.")
+    resolutions: list[float] = Field(
+        default_factory=lambda: [0.5, 1.0, 2.0], description="The multi-resolution scan."
+    )
+    min_community_size: int = Field(default=2, ge=1)
+
+    @model_validator(mode="after")
+    def _known_signals(self) -> GraphSettings:
+        unknown = set(self.edge_weights) - {
+            "co_occurrence",
+            "session_overlap",
+            "adamic_adar",
+            "type_affinity",
+            "semantic",
+        }
+        if unknown:
+            raise ValueError(f"unknown edge signal(s): {', '.join(sorted(unknown))}")
+        return self
+
+
 class DreamSettings(BaseModel):
     gate: GateSettings = Field(default_factory=GateSettings)
     consolidate: ConsolidateSettings = Field(default_factory=ConsolidateSettings)
@@ -177,6 +236,7 @@ class Settings(BaseSettings):
     secret_key: str = DEFAULT_SECRET
     recall: RecallSettings = Field(default_factory=RecallSettings)
     dream: DreamSettings = Field(default_factory=DreamSettings)
+    graph: GraphSettings = Field(default_factory=GraphSettings)
 
     @model_validator(mode="after")
     def _server_needs_secrets(self) -> Settings:

@@ -27,6 +27,7 @@ from memvault.recall import Hit, Recaller
 
 if TYPE_CHECKING:
     from memvault.dream.runner import Dreamer, DreamResult
+    from memvault.graphs import GraphView
 
 Feedback = Literal["up", "down", "correct", "incorrect"]
 _NAMESPACE = re.compile(NAMESPACE_PATTERN)
@@ -386,3 +387,14 @@ class MemVault:
         now: datetime | None = None,
     ) -> None:
         self.dreamer.applier.reject(self.ns(namespace), review_id, self.now(now), note)
+
+    # -- graph ----------------------------------------------------------------------------------
+    def graph(self, *, namespace: str | None = None) -> GraphView:
+        """The namespace's entity graph: ``.edges()``, ``.communities()``, ``.scan()``,
+        ``.ppr(names)``. Read-only; computed from what the store holds now."""
+        from memvault.dream.workspace import Workspace
+        from memvault.graphs import GraphView
+
+        ns = self.ns(namespace)
+        ws = Workspace.load(self.store, ns, self.now())
+        return GraphView.load(self.store, ws, self.settings.graph)

@@ -37,6 +37,7 @@ from memvault.kg.store import Batch, Doc, Store, VectorRecord
 
 RUN, JOURNAL, REVIEW = "dream_run", "dream_journal", "review"
 PENDING, PROGRESS = "dream_pending", "dream_progress"  # written once; small, per chunk
+COMMUNITIES = "communities"  # the Leiden partition each run saw, with members
 _TEXT = {"episode": ("content", "speaker"), "fact": ("statement",), "entity": ("name",)}
 
 
@@ -119,7 +120,10 @@ class Applier:
         )
         pending = Doc(PENDING, plan.run_id, {"changes": [_dump(c) for c in auto]})
         progress = Doc(PROGRESS, plan.run_id, {"chunks_done": 0, "journal": [], "skipped": []})
-        self.store.apply(Batch(namespace=plan.namespace, docs=[run, pending, progress, *reviews]))
+        communities = Doc(COMMUNITIES, plan.run_id, plan.communities, created_at=plan.created_at)
+        self.store.apply(
+            Batch(namespace=plan.namespace, docs=[run, pending, progress, communities, *reviews])
+        )
         return auto, reviews
 
     # -- applying ---------------------------------------------------------------------------

@@ -95,6 +95,9 @@ class Plan(BaseModel):
     created_at: datetime
     changes: list[Change] = Field(default_factory=list)
     findings: dict[str, Any] = Field(default_factory=dict)
+    communities: dict[str, Any] = Field(
+        default_factory=dict, description="The Leiden partition seen by this run, with members."
+    )
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}

@@ -27,6 +27,7 @@ from memvault.dream.prune import prune
 from memvault.dream.reflect import reflect, snapshot
 from memvault.dream.signal import signal
 from memvault.dream.workspace import Workspace
+from memvault.graphs import GraphView
 from memvault.lifecycle.hygiene import run_janitor
 from memvault.lifecycle.stickiness import run_maintenance
 
@@ -137,6 +138,19 @@ class Dreamer:
         with stage("signal"):
             found, conflicts, duplicates = signal(ws, s.consolidate, new_ids)
             stages["signal"] = found
+        with stage("communities"):
+            view = GraphView.load(c.store, ws, c.settings.graph)
+            edges = view.edges()
+            partition = view.communities(edges)
+            communities = view.describe(partition)
+            found["graph"] = {
+                "edges": len(edges),
+                "communities": len(communities),
+                "modularity": partition.modularity,
+                "largest": [
+                    {k: v for k, v in cm.items() if k != "members"} for cm in communities[:5]
+                ],
+            }
         with stage("reflect"):
             facts_by_entity: dict[str, int] = {}
             for f in ws.live_facts():
@@ -170,6 +184,11 @@ class Dreamer:
             created_at=now,
             changes=ws.changes(),
             findings=stages,
+            communities={
+                "resolution": partition.resolution,
+                "modularity": partition.modularity,
+                "communities": communities,
+            },
         )
         auto, review = route(plan.changes, s.consolidate)
         report = {

@@ -241,3 +241,25 @@ def test_dream_preview_apply_review_report_and_undo(db: Path, tmp_path: Path) ->
     assert code == 1 and json.loads(err)["error"]["type"] == "NotFoundError"
     code, _, _ = run(db, "dream", "--now", "someday")
     assert code == 2
+
+
+def test_graph_edges_communities_and_ppr(db: Path, tmp_path: Path) -> None:
+    lines = []
+    for i in range(6):
+        lines.append({"content": "Ana and Bo went hiking in Sintra.", "session_id": f"h{i}"})
+        lines.append({"content": "Cy and Di cooked with Eve in Porto.", "session_id": f"c{i}"})
+    lines.append({"content": "Ana once met Eve.", "session_id": "x"})
+    src = write_lines(tmp_path / "g.jsonl", [json.dumps(x) for x in lines])
+    run(db, "ingest", str(src))
+    code, out, _ = run(db, "graph", "edges", "--json")
+    pairs = {frozenset((e["a"], e["b"])) for e in json.loads(out)}
+    assert code == 0 and frozenset(("Ana", "Bo")) in pairs
+    assert frozenset(("Ana", "Eve")) not in pairs  # met once: below the threshold
+    code, out, _ = run(db, "graph", "communities", "--json")
+    groups = [set(c["top"]) for c in json.loads(out)["communities"]]
+    assert {"Ana", "Bo", "Sintra"} in groups and {"Cy", "Di", "Eve", "Porto"} in groups
+    code, out, _ = run(db, "graph", "ppr", "Ana", "--json")
+    ranked = [d["entity"] for d in json.loads(out)]
+    assert ranked[0] == "Ana" and ranked.index("Bo") < ranked.index("Porto")
+    code, _, _ = run(db, "graph", "communities", "--resolution", "-1")
+    assert code == 2

@@ -285,3 +285,14 @@ def _current(vault: MemVault, kind: str, rid: str) -> dict[str, object] | None:
     }[kind]
     found = getter("default", [rid])
     return found[0].model_dump(mode="json") if found else None
+
+
+def test_each_applied_run_stores_its_communities_with_members(maya: MemVault) -> None:
+    result = maya.dream(apply=True)
+    graph = result.report["stages"]["signal"]["graph"]
+    assert graph["edges"] >= 1 and graph["communities"] >= 1
+    (doc,) = maya.store.get_docs("default", "communities", [result.run_id])  # type: ignore[list-item]
+    members = {m for c in doc.body["communities"] for m in c["members"]}
+    stored = {e.id for e in maya.store.get_entities("default", sorted(members))}
+    assert members and stored == members  # real entities of the namespace
+    assert all(c["size"] == len(c["members"]) for c in doc.body["communities"])

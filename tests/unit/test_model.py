@@ -76,6 +76,7 @@ def test_public_api_all_is_exact() -> None:
         "lint",
         "profile",
         "coord",
+        "graphs",
     }
     assert set(memvault.__all__) - {"__version__"} == exported - modules
     for name in memvault.__all__:

@@ -1,0 +1,107 @@
+"""``memvault graph``: composite edges, Leiden communities, personalised PageRank."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from memvault.cli.output import JsonOpt, NamespaceOpt, console, emit, handle_errors, open_vault
+
+graph_app = typer.Typer(
+    help="The entity graph: edges, communities, PageRank.", no_args_is_help=True
+)
+
+
+@graph_app.command("edges")
+@handle_errors
+def edges(
+    limit: Annotated[int, typer.Option(help="Strongest edges shown.")] = 20,
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Composite edges (five signals) above the threshold, strongest first."""
+    from memvault.graphs import edge_json
+
+    with open_vault() as vault:
+        view = vault.graph(namespace=namespace)
+        found = view.edges()
+        data = [edge_json(view, e) for e in found[:limit]]
+
+    def render() -> None:
+        table = Table("a", "b", "composite", *(k for k in data[0]["signals"]) if data else ())
+        for row in data:
+            table.add_row(
+                row["a"],
+                row["b"],
+                f"{row['composite']:.3f}",
+                *(f"{v:.2f}" for v in row["signals"].values()),
+            )
+        console.print(table if data else "no edges above the threshold")
+        console.print(f"{len(found)} edges in all")
+
+    emit(data, as_json, render)
+
+
+@graph_app.command("communities")
+@handle_errors
+def communities(
+    resolution: Annotated[float | None, typer.Option(help="Leiden resolution.")] = None,
+    scan: Annotated[bool, typer.Option(help="One partition per configured resolution.")] = False,
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Leiden communities over the composite edges, each with its top members."""
+    if resolution is not None and resolution <= 0:
+        from memvault.errors import InvalidInputError
+
+        raise InvalidInputError("must be positive", field="--resolution")
+    with open_vault() as vault:
+        view = vault.graph(namespace=namespace)
+        found = view.edges()
+        parts = view.scan(found) if scan else [view.communities(found, resolution=resolution)]
+        data = [
+            {
+                "resolution": p.resolution,
+                "modularity": p.modularity,
+                "communities": view.describe(p),
+            }
+            for p in parts
+        ]
+
+    def render() -> None:
+        for part in data:
+            console.rule(f"resolution {part['resolution']:g} · modularity {part['modularity']:.3f}")
+            for c in part["communities"]:
+                console.print(
+                    f"#{c['community']} ({c['size']}): {', '.join(c['top'])}"
+                    + (f"  [dim]{', '.join(c['predicates'])}[/]" if c["predicates"] else "")
+                )
+            if not part["communities"]:
+                console.print("no communities (too few edges)")
+
+    emit(data if scan else data[0], as_json, render)
+
+
+@graph_app.command("ppr")
+@handle_errors
+def ppr(
+    seeds: Annotated[list[str], typer.Argument(help="Entity names to start from.")],
+    top: Annotated[int, typer.Option(help="How many entities.")] = 10,
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Entities most related to the seeds (personalised PageRank over composite edges)."""
+    with open_vault() as vault:
+        view = vault.graph(namespace=namespace)
+        ranked = view.ppr(seeds, top=top)
+        data = [{"entity": view.ws.entities[i].name, "score": round(s, 6)} for i, s in ranked]
+
+    def render() -> None:
+        for d in data:
+            console.print(f"{d['score']:.4f}  {d['entity']}")
+        if not data:
+            console.print("no entity matches the seeds")
+
+    emit(data, as_json, render)
