@@ -193,6 +193,12 @@ class GraphSettings(BaseModel):
         default_factory=lambda: [0.5, 1.0, 2.0], description="The multi-resolution scan."
     )
     min_community_size: int = Field(default=2, ge=1)
+    discovery_k: float = Field(
+        default=1.5, ge=0, description="Surprising: above mean + k·std of its kind's scores."
+    )
+    discovery_max_per_kind: int = Field(
+        default=20, ge=0, description="Inbox items per kind per run."
+    )
 
     @model_validator(mode="after")
     def _known_signals(self) -> GraphSettings:

@@ -13,6 +13,7 @@ from memvault.config import GraphSettings
 from memvault.dream.workspace import Workspace
 from memvault.kg.centrality import personalized_pagerank
 from memvault.kg.communities import Partition, leiden, scan
+from memvault.kg.discovery import Discovery, cross_community, indirect_strong, knowledge_gaps
 from memvault.kg.edge_ops import Edge, composite_edges
 from memvault.kg.model import normalize_name
 from memvault.kg.store import Store
@@ -79,6 +80,47 @@ class GraphView:
         ]
         edges = [(e.a, e.b, e.composite) for e in self.edges()]
         return personalized_pagerank(self.nodes(), edges, seeds, top=top)
+
+    def discover(
+        self, edges: list[Edge], partition: Partition, previous: set[tuple[str, str]] | None
+    ) -> list[Discovery]:
+        """Cross-community bridges, strong indirect links and knowledge gaps, strongest
+        first, at most ``discovery_max_per_kind`` of each."""
+        s = self.settings
+        membership = {m: n for n, members in enumerate(partition.communities) for m in members}
+        nodes = self.nodes()
+        found = {
+            "cross_community": cross_community(edges, membership, previous, s.discovery_k),
+            "indirect_strong": indirect_strong(nodes, edges, s.discovery_k),
+            "knowledge_gap": knowledge_gaps(
+                nodes,
+                {i: e.type.value for i, e in self.ws.entities.items()},
+                {i: e.mention_count for i, e in self.ws.entities.items()},
+                edges,
+                s.discovery_k,
+            ),
+        }
+        out: list[Discovery] = []
+        for items in found.values():
+            items.sort(key=lambda d: (-d.score, d.entities))
+            out += items[: s.discovery_max_per_kind]
+        return out
+
+    def discovery_json(self, d: Discovery) -> dict[str, Any]:
+        names = [self.ws.entities[i].name for i in d.entities]
+        text = {
+            "cross_community": "{0} and {1} are now linked, across two communities",
+            "indirect_strong": "{0} and {1} are strongly linked through others, never directly",
+            "knowledge_gap": "{0} comes up often but is connected to little",
+        }[d.kind].format(*names, "")
+        return {
+            "kind": d.kind,
+            "entities": names,
+            "entity_ids": list(d.entities),
+            "score": d.score,
+            "text": text,
+            "evidence": d.evidence,
+        }
 
     def describe(self, partition: Partition, top: int = 5) -> list[dict[str, Any]]:
         """Each community with its most mentioned members and the predicates of its facts

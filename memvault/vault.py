@@ -398,3 +398,41 @@ class MemVault:
         ns = self.ns(namespace)
         ws = Workspace.load(self.store, ns, self.now())
         return GraphView.load(self.store, ws, self.settings.graph)
+
+    # -- discovery inbox ------------------------------------------------------------------------
+    def inbox(
+        self, *, namespace: str | None = None, status: str | None = "unseen", limit: int = 100
+    ) -> list[dict[str, Any]]:
+        """What the dream found surprising (newest first); what a frontend polls. Never part
+        of recall results."""
+        from memvault.dream.apply import DISCOVERY
+
+        docs = self.store.list_docs(self.ns(namespace), DISCOVERY, status=status, limit=limit)
+        return [{"id": d.id, "status": d.status, **d.body} for d in docs]
+
+    def mark_inbox(
+        self,
+        ids: Iterable[str],
+        status: Literal["seen", "dismissed"],
+        *,
+        namespace: str | None = None,
+    ) -> int:
+        from memvault.dream.apply import DISCOVERY
+        from memvault.kg.store import Doc
+
+        ns = self.ns(namespace)
+        wanted = list(dict.fromkeys(ids))
+        found = self.store.get_docs(ns, DISCOVERY, wanted)
+        missing = set(wanted) - {d.id for d in found}
+        if missing:
+            raise NotFoundError("inbox item", sorted(missing)[0], ns)
+        self.store.apply(
+            Batch(
+                namespace=ns,
+                docs=[
+                    Doc(DISCOVERY, d.id, d.body, status=status, created_at=d.created_at)
+                    for d in found
+                ],
+            )
+        )
+        return len(found)

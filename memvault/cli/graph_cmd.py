@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 from rich.table import Table
@@ -105,3 +105,79 @@ def ppr(
             console.print("no entity matches the seeds")
 
     emit(data, as_json, render)
+
+
+inbox_app = typer.Typer(
+    help="What the dream found surprising: bridges, hidden links, knowledge gaps.",
+    invoke_without_command=True,
+)
+
+
+@inbox_app.callback()
+@handle_errors
+def inbox(
+    ctx: typer.Context,
+    all_items: Annotated[bool, typer.Option("--all", help="Seen and dismissed too.")] = False,
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List unseen discoveries (the default), newest first."""
+    if ctx.invoked_subcommand is None:
+        _show(all_items, namespace, as_json)
+
+
+@inbox_app.command("list")
+@handle_errors
+def inbox_list(
+    all_items: Annotated[bool, typer.Option("--all", help="Seen and dismissed too.")] = False,
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List discoveries (unseen unless --all), newest first."""
+    _show(all_items, namespace, as_json)
+
+
+def _show(all_items: bool, namespace: str | None, as_json: bool) -> None:
+    with open_vault() as vault:
+        items = vault.inbox(namespace=namespace, status=None if all_items else "unseen")
+
+    def render() -> None:
+        for item in items:
+            console.print(
+                f"[bold]{item['id']}[/] [{item['status']}] {item['kind']}: {item['text']} "
+                f"[dim](score {item['score']:.3f})[/]"
+            )
+        if not items:
+            console.print("the inbox is empty")
+
+    emit(items, as_json, render)
+
+
+def _mark(
+    ids: list[str], status: Literal["seen", "dismissed"], namespace: str | None, as_json: bool
+) -> None:
+    with open_vault() as vault:
+        n = vault.mark_inbox(ids, status, namespace=namespace)
+    emit({"marked": n, "status": status}, as_json, lambda: console.print(f"{n} marked {status}"))
+
+
+@inbox_app.command("seen")
+@handle_errors
+def inbox_seen(
+    ids: Annotated[list[str], typer.Argument(help="Inbox item ids.")],
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Mark items seen (they leave the default list, and are kept)."""
+    _mark(ids, "seen", namespace, as_json)
+
+
+@inbox_app.command("dismiss")
+@handle_errors
+def inbox_dismiss(
+    ids: Annotated[list[str], typer.Argument(help="Inbox item ids.")],
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Dismiss items: not interesting; a later dream does not raise them again."""
+    _mark(ids, "dismissed", namespace, as_json)

@@ -215,6 +215,7 @@ app.add_typer(eval_cmd.app, name="eval")
 app.add_typer(dream_cmd.dream_app, name="dream")
 app.add_typer(dream_cmd.review_app, name="review")
 app.add_typer(graph_cmd.graph_app, name="graph")
+app.add_typer(graph_cmd.inbox_app, name="inbox")
 
 
 def main() -> None:

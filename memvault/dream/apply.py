@@ -38,6 +38,7 @@ from memvault.kg.store import Batch, Doc, Store, VectorRecord
 RUN, JOURNAL, REVIEW = "dream_run", "dream_journal", "review"
 PENDING, PROGRESS = "dream_pending", "dream_progress"  # written once; small, per chunk
 COMMUNITIES = "communities"  # the Leiden partition each run saw, with members
+DISCOVERY = "discovery"  # inbox items: unseen → seen | dismissed
 _TEXT = {"episode": ("content", "speaker"), "fact": ("statement",), "entity": ("name",)}
 
 
@@ -121,8 +122,28 @@ class Applier:
         pending = Doc(PENDING, plan.run_id, {"changes": [_dump(c) for c in auto]})
         progress = Doc(PROGRESS, plan.run_id, {"chunks_done": 0, "journal": [], "skipped": []})
         communities = Doc(COMMUNITIES, plan.run_id, plan.communities, created_at=plan.created_at)
+        known = {
+            d.id
+            for d in self.store.get_docs(
+                plan.namespace, DISCOVERY, [x["id"] for x in plan.discoveries]
+            )
+        }
+        inbox = [
+            Doc(
+                DISCOVERY,
+                d["id"],
+                {**d, "run_id": plan.run_id},
+                status="unseen",
+                created_at=plan.created_at,
+            )
+            for d in plan.discoveries
+            if d["id"] not in known  # a finding already in the inbox keeps its status
+        ]
         self.store.apply(
-            Batch(namespace=plan.namespace, docs=[run, pending, progress, communities, *reviews])
+            Batch(
+                namespace=plan.namespace,
+                docs=[run, pending, progress, communities, *reviews, *inbox],
+            )
         )
         return auto, reviews
 

@@ -98,6 +98,9 @@ class Plan(BaseModel):
     communities: dict[str, Any] = Field(
         default_factory=dict, description="The Leiden partition seen by this run, with members."
     )
+    discoveries: list[dict[str, Any]] = Field(
+        default_factory=list, description="Surprises for the inbox (never part of recall)."
+    )
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}

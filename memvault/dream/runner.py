@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from memvault.bootstrap import Container
 from memvault.clock import ensure_utc
 from memvault.coord.port import owner_id
 from memvault.dream import consolidate as cons
-from memvault.dream.apply import Applier, ApplyResult, route
+from memvault.dream.apply import COMMUNITIES, Applier, ApplyResult, route
 from memvault.dream.gate import GateDecision, decide
 from memvault.dream.orient import orient
 from memvault.dream.plan import Plan
@@ -143,6 +144,15 @@ class Dreamer:
             edges = view.edges()
             partition = view.communities(edges)
             communities = view.describe(partition)
+            previous = c.store.list_docs(namespace, COMMUNITIES, limit=1)
+            seen_edges = (
+                {(a, b) for a, b in previous[0].body.get("edges", [])} if previous else None
+            )
+            discoveries = [
+                view.discovery_json(d) | {"id": d.id}
+                for d in view.discover(edges, partition, seen_edges)
+            ]
+            found["discoveries"] = dict(Counter(d["kind"] for d in discoveries))
             found["graph"] = {
                 "edges": len(edges),
                 "communities": len(communities),
@@ -188,7 +198,9 @@ class Dreamer:
                 "resolution": partition.resolution,
                 "modularity": partition.modularity,
                 "communities": communities,
+                "edges": [[e.a, e.b] for e in edges],
             },
+            discoveries=discoveries,
         )
         auto, review = route(plan.changes, s.consolidate)
         report = {

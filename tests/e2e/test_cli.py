@@ -263,3 +263,34 @@ def test_graph_edges_communities_and_ppr(db: Path, tmp_path: Path) -> None:
     assert ranked[0] == "Ana" and ranked.index("Bo") < ranked.index("Porto")
     code, _, _ = run(db, "graph", "communities", "--resolution", "-1")
     assert code == 2
+
+
+def test_dream_fills_the_inbox_and_dismissed_items_stay_dismissed(db: Path, tmp_path: Path) -> None:
+    lines = []
+    for i in range(6):
+        lines.append({"content": "Ana, Bo and Cy went hiking with Di.", "session_id": f"h{i}"})
+        lines.append({"content": "Eve, Fay and Gus cooked with Hal.", "session_id": f"c{i}"})
+        lines.append(
+            {"content": f"Zed called again about the invoice number {i}.", "session_id": f"z{i}"}
+        )
+    run(db, "ingest", str(write_lines(tmp_path / "g.jsonl", [json.dumps(x) for x in lines])))
+    code, out, _ = run(db, "dream", "--apply", "--force", "--json")
+    assert code == 0
+    assert json.loads(out)["report"]["stages"]["signal"]["discoveries"]["knowledge_gap"] >= 1
+    code, out, _ = run(db, "inbox", "--json")
+    items = json.loads(out)
+    gaps = [i for i in items if i["kind"] == "knowledge_gap"]
+    assert code == 0 and [g["entities"] for g in gaps] == [["Zed"]]
+    assert "Zed" in gaps[0]["text"] and gaps[0]["evidence"]["neighbours"] == 0
+    code, out, _ = run(db, "recall", "Zed", "--json")
+    assert all(h["kind"] in ("episode", "fact") for h in json.loads(out))  # never in recall
+
+    code, _, _ = run(db, "inbox", "dismiss", gaps[0]["id"])
+    assert code == 0
+    run(db, "dream", "--apply", "--force", "--now", "2030-01-01")
+    _, out, _ = run(db, "inbox", "list", "--json")
+    assert gaps[0]["id"] not in {i["id"] for i in json.loads(out)}
+    _, out, _ = run(db, "inbox", "list", "--all", "--json")
+    assert {i["id"]: i["status"] for i in json.loads(out)}[gaps[0]["id"]] == "dismissed"
+    code, _, err = run(db, "inbox", "seen", "dsc_missing", "--json")
+    assert code == 1 and json.loads(err)["error"]["type"] == "NotFoundError"
