@@ -22,12 +22,12 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from graph import synthetic  # noqa: E402
+from graph import synthetic
 
-from memvault.config import GraphSettings  # noqa: E402
-from memvault.kg.communities import leiden  # noqa: E402
-from memvault.kg.discovery import cross_community, knowledge_gaps  # noqa: E402
-from memvault.kg.edge_ops import composite_edges  # noqa: E402
+from memvault.config import GraphSettings
+from memvault.kg.communities import leiden
+from memvault.kg.discovery import cross_community, knowledge_gaps
+from memvault.kg.edge_ops import composite_edges
 
 
 def edges_of(ids, mentions, sessions, vectors, s):  # type: ignore[no-untyped-def]
