@@ -37,10 +37,7 @@ def edges_of(ids, mentions, sessions, vectors, s):  # type: ignore[no-untyped-de
         mentions,
         sessions,
         vectors,
-        weights=s.edge_weights,
-        prior=s.type_affinity,
-        prior_default=s.type_affinity_default,
-        threshold=s.edge_threshold,
+        s,
     )
 
 

@@ -63,10 +63,7 @@ def run(n: int, m: int) -> dict[str, object]:
         mentions,
         sessions,
         vectors,
-        weights=s.edge_weights,
-        prior=s.type_affinity,
-        prior_default=s.type_affinity_default,
-        threshold=s.edge_threshold,
+        s,
     )
     edges_s = time.perf_counter() - started
     started = time.perf_counter()

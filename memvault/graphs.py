@@ -35,7 +35,6 @@ class GraphView:
 
     def edges(self) -> list[Edge]:
         ids = self.nodes()
-        s = self.settings
         live = {
             ep: sorted(ents)
             for ep, ents in self.ws.mentions.items()
@@ -47,10 +46,7 @@ class GraphView:
             live,
             {ep: self.ws.episodes[ep].session_id for ep in live},
             self.vectors,
-            weights=s.edge_weights,
-            prior=s.type_affinity,
-            prior_default=s.type_affinity_default,
-            threshold=s.edge_threshold,
+            self.settings,
         )
 
     def communities(

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
+from memvault.config import GraphSettings
+
 SIGNALS = ("co_occurrence", "session_overlap", "adamic_adar", "type_affinity", "semantic")
 
 
@@ -43,16 +45,13 @@ def composite_edges(
     mentions: Mapping[str, Sequence[str]],
     episode_session: Mapping[str, str | None],
     vectors: Mapping[str, np.ndarray],
-    *,
-    weights: Mapping[str, float],
-    prior: Mapping[str, float],
-    prior_default: float,
-    threshold: float,
+    settings: GraphSettings,
 ) -> list[Edge]:
-    """Edges (a < b by id) at or above ``threshold``, strongest first.
+    """Edges (a < b by id) at or above ``settings.edge_threshold``, strongest first.
 
     ``mentions``: episode id → the entity ids it names; ``episode_session``: episode id →
     its session (None: the episode stands alone)."""
+    weights, prior = settings.edge_weights, settings.type_affinity
     index = {e: i for i, e in enumerate(entity_ids)}
     n = len(entity_ids)
     episodes = [ep for ep, ents in mentions.items() if any(e in index for e in ents)]
@@ -106,7 +105,7 @@ def composite_edges(
 
     types = np.array(
         [
-            type_affinity(prior, entity_types[a], entity_types[b], prior_default)
+            type_affinity(prior, entity_types[a], entity_types[b], settings.type_affinity_default)
             for a, b in zip(i, j, strict=True)
         ]
     )
@@ -129,7 +128,7 @@ def composite_edges(
         "semantic": semantic,
     }
     composite = sum(weights.get(name, 0.0) * values for name, values in signals.items())
-    chosen = np.flatnonzero(composite >= threshold)
+    chosen = np.flatnonzero(composite >= settings.edge_threshold)
     chosen = chosen[np.argsort(-composite[chosen], kind="stable")]
     out = []
     for k in chosen:

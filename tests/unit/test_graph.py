@@ -26,10 +26,7 @@ def edges_for(
         mentions,
         sessions,
         vectors,
-        weights=s.edge_weights,
-        prior=s.type_affinity,
-        prior_default=s.type_affinity_default,
-        threshold=s.edge_threshold,
+        s,
     )
 
 
