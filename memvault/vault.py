@@ -341,7 +341,7 @@ class MemVault:
         return self.dreamer.dream(self.ns(namespace), now=self.now(now), apply=apply, force=force)
 
     def dream_report(self, run_id: str, *, namespace: str | None = None) -> dict[str, Any]:
-        doc = self.dreamer.applier._run_doc(self.ns(namespace), run_id)
+        doc = self.dreamer.applier.run_doc(self.ns(namespace), run_id)
         body = {k: v for k, v in doc.body.items() if k != "journal"}
         return {**body, "status": doc.status}
 

@@ -152,7 +152,7 @@ class Applier:
         self, namespace: str, run_id: str, *, on_chunk: Callable[[int], None] | None = None
     ) -> ApplyResult:
         """Apply (or finish applying) a recorded run, chunk by chunk."""
-        doc = self._run_doc(namespace, run_id)
+        doc = self.run_doc(namespace, run_id)
         (pending,) = self.store.get_docs(namespace, PENDING, [run_id])
         (progress,) = self.store.get_docs(namespace, PROGRESS, [run_id])
         changes = [Change.model_validate(c) for c in pending.body["changes"]]
@@ -274,7 +274,7 @@ class Applier:
 
     # -- undo ---------------------------------------------------------------------------------
     def undo(self, namespace: str, run_id: str, *, force: bool = False) -> int:
-        doc = self._run_doc(namespace, run_id)
+        doc = self.run_doc(namespace, run_id)
         if doc.status == "undone":
             raise InvalidInputError(f"run {run_id} is already undone", field="run_id")
         journal = self.store.get_docs(namespace, JOURNAL, doc.body["journal"])
@@ -328,7 +328,7 @@ class Applier:
                 f"review item {review_id} no longer applies: {len(skipped)} record(s) changed "
                 "since it was proposed (marked stale; the next dream proposes afresh)"
             )
-        run = self._run_doc(namespace, run_id)
+        run = self.run_doc(namespace, run_id)
         journal_id = f"{run_id}:review:{review_id}"
         run_body = {**run.body, "journal": [*run.body["journal"], journal_id]}
         batch.docs = [
@@ -365,7 +365,7 @@ class Applier:
             )
         return found[0]
 
-    def _run_doc(self, namespace: str, run_id: str) -> Doc:
+    def run_doc(self, namespace: str, run_id: str) -> Doc:
         found = self.store.get_docs(namespace, RUN, [run_id])
         if not found:
             raise NotFoundError("dream run", run_id, namespace)
