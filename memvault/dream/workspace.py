@@ -147,9 +147,6 @@ class Workspace:
                     mention_count=entity.mention_count - 1,
                 )
 
-    def touched(self, kind: RecordKind, rid: str) -> bool:
-        return (kind, rid) in self._before
-
     # -- read helpers -----------------------------------------------------------------------
     def live_facts(self) -> list[Fact]:
         """Facts the vault still holds as true now (not superseded, not retired)."""
