@@ -4,7 +4,7 @@ connects at import."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
@@ -17,6 +17,7 @@ from memvault.embed.sentence import model_available
 from memvault.errors import ConfigError
 from memvault.kg.sqlite import SQLiteStore
 from memvault.kg.store import Store
+from memvault.lint.ontology import Ontology, load_ontology
 from memvault.llm import LLM, LiteLLMProvider, OfflineProvider
 
 log = logging.getLogger(__name__)
@@ -31,6 +32,15 @@ class Container:
     clock: Clock
     coord: Coordination
     reasoning_llm: LLM | None = None
+    _ontology: Ontology | None = field(default=None, repr=False)
+
+    @property
+    def ontology(self) -> Ontology:
+        """The shipped ontology extended by ``lint.ontology_paths``; read once, on first use
+        (a broken file fails here, with its line)."""
+        if self._ontology is None:
+            self._ontology = load_ontology(self.settings.lint.ontology_paths)
+        return self._ontology
 
     def close(self) -> None:
         self.coord.close()

@@ -214,6 +214,23 @@ class GraphSettings(BaseModel):
         return self
 
 
+class LintSettings(BaseModel):
+    ontology_paths: list[Path] = Field(
+        default_factory=list,
+        description="Ontology files extending the shipped one, in order (later files win).",
+    )
+    volatile_min_values: int = Field(
+        default=3, ge=2, description="A single-valued predicate with this many values..."
+    )
+    volatile_window_days: float = Field(
+        default=90.0, gt=0, description="...for one subject within this many days is volatile."
+    )
+    llm_max_subjects: int = Field(
+        default=200, ge=1, description="The LLM level reads the facts of this many subjects."
+    )
+    llm_batch: int = Field(default=10, ge=1, le=100, description="Subjects per LLM call.")
+
+
 class DreamSettings(BaseModel):
     gate: GateSettings = Field(default_factory=GateSettings)
     consolidate: ConsolidateSettings = Field(default_factory=ConsolidateSettings)
@@ -243,6 +260,7 @@ class Settings(BaseSettings):
     recall: RecallSettings = Field(default_factory=RecallSettings)
     dream: DreamSettings = Field(default_factory=DreamSettings)
     graph: GraphSettings = Field(default_factory=GraphSettings)
+    lint: LintSettings = Field(default_factory=LintSettings)
 
     @model_validator(mode="after")
     def _server_needs_secrets(self) -> Settings:

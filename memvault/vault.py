@@ -28,6 +28,7 @@ from memvault.recall import Hit, Recaller
 if TYPE_CHECKING:
     from memvault.dream.runner import Dreamer, DreamResult
     from memvault.graphs import GraphView
+    from memvault.lint.runner import LintReport
 
 Feedback = Literal["up", "down", "correct", "incorrect"]
 _NAMESPACE = re.compile(NAMESPACE_PATTERN)
@@ -436,3 +437,31 @@ class MemVault:
             )
         )
         return len(found)
+
+    # -- knowledge lint -------------------------------------------------------------------------
+    def lint(
+        self,
+        *,
+        namespace: str | None = None,
+        levels: Sequence[str] | None = None,
+        ontology: Sequence[str | Path] = (),
+        propose: bool = False,
+        now: datetime | None = None,
+    ) -> LintReport:
+        """Check the namespace's graph, cheapest level first (structure, grounding, llm).
+        ``ontology``: extra files on top of the configured ones. ``propose``: send the fixes
+        through the three-stage confirmation into the review queue (never applied here)."""
+        from memvault.lint.ontology import load_ontology
+        from memvault.lint.runner import Linter
+
+        onto = (
+            load_ontology([*self.settings.lint.ontology_paths, *ontology])
+            if ontology
+            else self.c.ontology
+        )
+        at = self.now(now)
+        linter = Linter(self.c, onto)
+        report = linter.run(self.ns(namespace), at, levels)
+        if propose:
+            linter.propose(report, at)
+        return report

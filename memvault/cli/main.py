@@ -207,7 +207,7 @@ def stats(
 
 
 # Commands with more moving parts live in their own modules.
-from memvault.cli import data_cmds, demo_cmd, dream_cmd, eval_cmd, graph_cmd  # noqa: E402
+from memvault.cli import data_cmds, demo_cmd, dream_cmd, eval_cmd, graph_cmd, lint_cmd  # noqa: E402
 
 data_cmds.register(app)
 demo_cmd.register(app)
@@ -216,6 +216,7 @@ app.add_typer(dream_cmd.dream_app, name="dream")
 app.add_typer(dream_cmd.review_app, name="review")
 app.add_typer(graph_cmd.graph_app, name="graph")
 app.add_typer(graph_cmd.inbox_app, name="inbox")
+app.command("lint")(lint_cmd.lint)
 
 
 def main() -> None:

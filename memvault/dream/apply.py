@@ -147,6 +147,41 @@ class Applier:
         )
         return auto, reviews
 
+    def submit(
+        self,
+        namespace: str,
+        run_id: str,
+        items: Sequence[tuple[str, str, list[Change]]],
+        now: datetime,
+        report: dict[str, Any],
+    ) -> list[str]:
+        """Proposals straight to the review queue (the lint's fixes): ``items`` are (review
+        id, reason, changes). Nothing changes until approved; an id already in the queue,
+        whatever its status, is not queued again. Returns the ids queued."""
+        known = {d.id for d in self.store.get_docs(namespace, REVIEW, [i for i, _, _ in items])}
+        fresh = [(i, why, changes) for i, why, changes in items if i not in known]
+        if not fresh:
+            return []
+        reviews = [
+            Doc(
+                REVIEW,
+                review_id,
+                {"run_id": run_id, "reason": why, "changes": [_dump(c) for c in changes]},
+                status="pending",
+                created_at=now,
+            )
+            for review_id, why, changes in fresh
+        ]
+        run = Doc(
+            RUN,
+            run_id,
+            {**report, "run_id": run_id, "journal": [], "review_ids": [d.id for d in reviews]},
+            status="proposed",
+            created_at=now,
+        )
+        self.store.apply(Batch(namespace=namespace, docs=[run, *reviews]))
+        return [d.id for d in reviews]
+
     # -- applying ---------------------------------------------------------------------------
     def run(
         self, namespace: str, run_id: str, *, on_chunk: Callable[[int], None] | None = None

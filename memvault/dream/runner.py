@@ -31,6 +31,7 @@ from memvault.dream.workspace import Workspace
 from memvault.graphs import GraphView
 from memvault.lifecycle.hygiene import run_janitor
 from memvault.lifecycle.stickiness import run_maintenance
+from memvault.lint.runner import Linter, single_valued
 
 
 @dataclass
@@ -136,8 +137,22 @@ class Dreamer:
         with stage("orient"):
             stages["orient"] = orient(ws, changes)
             new_ids = stages["orient"].pop("new_episode_ids")
+        with stage("lint"):
+            onto = c.ontology
+            linted = Linter(c, onto).check(ws, ["structure", "grounding"])
+            stages["lint"] = {
+                "counts": linted.counts(),
+                "volatile_predicates": linted.volatile,
+                "hint": "memvault lint --propose sends the fixes to review",
+            }
         with stage("signal"):
-            found, conflicts, duplicates = signal(ws, s.consolidate, new_ids)
+            present = {f.predicate for f in ws.facts.values()}
+            found, conflicts, duplicates = signal(
+                ws,
+                new_ids,
+                single_valued=single_valued(c, onto, present),
+                volatile=set(linted.volatile) | {p for p in present if onto.is_(p, "volatile")},
+            )
             stages["signal"] = found
         with stage("communities"):
             view = GraphView.load(c.store, ws, c.settings.graph)

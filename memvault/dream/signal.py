@@ -6,7 +6,6 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from memvault.config import ConsolidateSettings
 from memvault.dream.workspace import Workspace
 from memvault.kg.centrality import personalized_pagerank
 from memvault.kg.model import normalize_name
@@ -14,14 +13,22 @@ from memvault.kg.temporal_conflict import Conflict, duplicate_groups, find_confl
 
 
 def signal(
-    ws: Workspace, settings: ConsolidateSettings, new_episode_ids: list[str]
+    ws: Workspace,
+    new_episode_ids: list[str],
+    *,
+    single_valued: set[str],
+    volatile: set[str],
 ) -> tuple[dict[str, Any], list[Conflict], list[list[str]]]:
-    """Findings, the conflicts to judge, and groups of duplicate fact ids (oldest first)."""
+    """Findings, the conflicts to judge, and groups of duplicate fact ids (oldest first).
+    ``single_valued``: predicates holding one object at a time (settings and ontology);
+    ``volatile``: those whose value changes often (declared or detected), flagged to the
+    judge."""
     live = ws.live_facts()
-    conflicts = find_conflicts(live, settings.single_valued_predicates)
+    conflicts = find_conflicts(live, single_valued, volatile)
     duplicates = [[f.id for f in g] for g in duplicate_groups(live)]
     findings = {
         "conflict_count": len(conflicts),
+        "volatile_conflicts": sum(c.volatile for c in conflicts),
         "conflicts": [c.describe() for c in conflicts[:100]],  # the first hundred, described
         "duplicate_fact_groups": len(duplicates),
         "similar_entities": similar_entities(ws),

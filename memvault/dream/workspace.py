@@ -148,6 +148,9 @@ class Workspace:
                 )
 
     # -- read helpers -----------------------------------------------------------------------
+    def get(self, kind: RecordKind, rid: str) -> Session | Episode | Entity | Fact | None:
+        return self._table(kind).get(rid)
+
     def live_facts(self) -> list[Fact]:
         """Facts the vault still holds as true now (not superseded, not retired)."""
         return [f for f in self.facts.values() if f.expired_at is None and f.invalid_at is None]

@@ -42,6 +42,7 @@ class Verdict(BaseModel):
 class Conflict:
     old: Fact
     new: Fact
+    volatile: bool = False  # the predicate's value changes often: a newer value normally wins
 
     @property
     def id(self) -> str:
@@ -64,6 +65,7 @@ class Conflict:
             "conflict_id": self.id,
             "subject": self.new.subject,
             "predicate": self.new.predicate,
+            "volatile": self.volatile,
             "old": side(self.old),
             "new": side(self.new),
         }
@@ -81,10 +83,13 @@ def duplicate_groups(facts: Iterable[Fact]) -> list[list[Fact]]:
     ]
 
 
-def find_conflicts(facts: Iterable[Fact], single_valued: Iterable[str]) -> list[Conflict]:
-    """Consecutive pairs (in valid time) of live facts whose single-valued predicate names
-    different objects for the same subject."""
-    single = set(single_valued)
+def find_conflicts(
+    facts: Iterable[Fact], single_valued: Iterable[str], volatile: Iterable[str] = ()
+) -> list[Conflict]:
+    """Consecutive pairs (in valid time) of live facts whose single-valued (or volatile)
+    predicate names different objects for the same subject."""
+    changing = set(volatile)
+    single = set(single_valued) | changing
     groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
     for f in facts:
         if f.predicate in single:
@@ -94,7 +99,7 @@ def find_conflicts(facts: Iterable[Fact], single_valued: Iterable[str]) -> list[
         ordered = sorted(group, key=lambda f: (f.valid_at, f.created_at, f.id))
         for old, new in itertools.pairwise(ordered):
             if normalize_name(old.object) != normalize_name(new.object):
-                out.append(Conflict(old=old, new=new))
+                out.append(Conflict(old=old, new=new, volatile=new.predicate in changing))
     return out
 
 
@@ -110,12 +115,13 @@ def rule_verdict(conflict: Conflict) -> Verdict:
             reason="same object",
         )
     if new.valid_at > old.valid_at:
+        kind = "changes often" if conflict.volatile else "holds one value at a time"
         return Verdict(
             conflict_id=conflict.id,
             decision="SUPERSEDE",
-            confidence=0.9,
+            confidence=0.95 if conflict.volatile else 0.9,
             reason=(
-                f"{new.predicate} holds one value at a time; '{new.object}' is stated from "
+                f"{new.predicate} {kind}; '{new.object}' is stated from "
                 f"{new.valid_at.date()}, after '{old.object}' ({old.valid_at.date()})"
             ),
         )

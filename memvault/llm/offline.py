@@ -36,10 +36,17 @@ def _reflect(inputs: Mapping[str, Any]) -> BaseModel:
     return derive_reflection(inputs["stats"])
 
 
+def _lint_contradictions(inputs: Mapping[str, Any]) -> BaseModel:
+    from memvault.lint.semantic import opposite_rule
+
+    return opposite_rule(inputs["groups"], inputs["opposites"])
+
+
 DEFAULT_HANDLERS: dict[str, Handler] = {
     "extract": _extract,
     "judge_conflicts": _judge_conflicts,
     "reflect": _reflect,
+    "lint_contradictions": _lint_contradictions,
 }
 
 

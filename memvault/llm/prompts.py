@@ -113,3 +113,46 @@ def reflect_v1(stats: Mapping[str, Any]) -> Prompt[Reflection]:
         response_model=Reflection,
         inputs={"stats": stats},
     )
+
+
+class Contradiction(BaseModel):
+    fact_ids: list[str] = Field(min_length=2, description="The facts that cannot all hold.")
+    wrong_fact_id: str | None = Field(
+        default=None, description="The fact most likely wrong; None: cannot tell."
+    )
+    reason: str
+    confidence: float = Field(ge=0, le=1)
+
+
+class Contradictions(BaseModel):
+    contradictions: list[Contradiction] = Field(default_factory=list)
+
+
+_LINT_SYSTEM = (
+    "You check an AI agent's long-term memory for semantic contradictions that simple rules "
+    "miss: facts about one subject that cannot all be true at the same time (e.g. 'is "
+    "vegetarian' and 'eats steak every day', 'is an only child' and 'has a sister'). Each "
+    "group lists live facts of one subject with an id, the statement and since when it "
+    "holds. Return JSON {'contradictions': [{'fact_ids': [...], 'wrong_fact_id': id or "
+    "null, 'reason', 'confidence' 0..1}]}. Facts that merely differ are not contradictions; "
+    "a change over time is not one either. Report nothing you are unsure of."
+)
+
+
+def lint_contradictions_v1(
+    groups: Sequence[Mapping[str, Any]], opposites: Sequence[Sequence[str]]
+) -> Prompt[Contradictions]:
+    """``groups``: [{subject, facts: [{id, statement, predicate, object, valid_at}]}];
+    ``opposites``: predicate pairs the ontology declares contradictory (the offline
+    provider checks only those)."""
+    user = json.dumps({"groups": list(groups)}, ensure_ascii=False, default=str)
+    return Prompt(
+        name="lint_contradictions",
+        version=1,
+        messages=[
+            {"role": "system", "content": _LINT_SYSTEM},
+            {"role": "user", "content": user},
+        ],
+        response_model=Contradictions,
+        inputs={"groups": list(groups), "opposites": [list(p) for p in opposites]},
+    )
