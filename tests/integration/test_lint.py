@@ -75,7 +75,10 @@ def test_structure_level_catches_orphans_loops_self_loops_and_broken_facts(
     cy = entity(vault, "Cy", EntityType.PERSON)
     lonely = entity(vault, "Nobody")
     # a reports_to loop (acyclic in the ontology) and a chain that is not a loop (control)
-    loop = [fact(vault, ana, "reports_to", bo), fact(vault, bo, "reports_to", ana, created_at=day(3))]
+    loop = [
+        fact(vault, ana, "reports_to", bo),
+        fact(vault, bo, "reports_to", ana, created_at=day(3)),
+    ]
     fact(vault, cy, "manages", ana)
     fact(vault, cy, "manages", bo)
     selfish = fact(vault, cy, "likes", cy)
@@ -205,9 +208,7 @@ def test_stage_two_drops_a_fix_whose_records_changed(vault: MemVault) -> None:
 def _dump(vault: MemVault) -> str:
     out = io.StringIO()
     vault.export(out)
-    return "\n".join(
-        line for line in out.getvalue().splitlines() if '"kind": "header"' not in line
-    )
+    return "\n".join(line for line in out.getvalue().splitlines() if '"kind": "header"' not in line)
 
 
 BAD_ONTOLOGIES = [
