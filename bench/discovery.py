@@ -27,7 +27,7 @@ from graph import synthetic
 from memvault.config import GraphSettings
 from memvault.kg.communities import leiden
 from memvault.kg.discovery import cross_community, knowledge_gaps
-from memvault.kg.edge_ops import composite_edges
+from memvault.kg.edge_ops import co_mention_counts, composite_edges
 
 
 def edges_of(ids, mentions, sessions, vectors, s):  # type: ignore[no-untyped-def]
@@ -62,7 +62,10 @@ def main() -> None:
     rng = np.random.default_rng(11)
     ids, mentions, sessions, vectors = synthetic(args.entities, args.co)
     before = edges_of(ids, mentions, sessions, vectors, s)
-    previous = {(e.a, e.b) for e in before}
+    repeated = co_mention_counts(ids, mentions)
+    previous = {(e.a, e.b) for e in before} | {
+        p for p, n in repeated.items() if n >= s.bridge_min_mentions
+    }
 
     groups = args.entities // 20
     bridges = set()
@@ -86,8 +89,22 @@ def main() -> None:
     partition = leiden(ids, after)
     membership = {m: n for n, c in enumerate(partition.communities) for m in c}
     counts = Counter(e for ents in mentions.values() for e in set(ents))
-    cross = cross_community(after, membership, previous, s.discovery_k)
-    gaps = knowledge_gaps(ids, {i: "unknown" for i in ids}, counts, after, s.discovery_k)
+    cross = cross_community(
+        after,
+        membership,
+        previous,
+        s.discovery_k,
+        co_mentions=co_mention_counts(ids, mentions),
+        min_repeats=s.bridge_min_mentions,
+    )
+    gaps = knowledge_gaps(
+        ids,
+        {i: "unknown" for i in ids},
+        counts,
+        after,
+        s.discovery_k,
+        co_mentions=co_mention_counts(ids, mentions),
+    )
     elapsed = time.perf_counter() - started
     print(
         json.dumps(

@@ -199,6 +199,17 @@ class GraphSettings(BaseModel):
     discovery_max_per_kind: int = Field(
         default=20, ge=0, description="Inbox items per kind per run."
     )
+    summaries: int = Field(
+        default=10,
+        ge=0,
+        description="The largest communities named and summarised per dream (0: none).",
+    )
+    bridge_min_mentions: int = Field(
+        default=3,
+        ge=2,
+        description="A pair across communities named together this often is a bridge "
+        "candidate even below the edge threshold.",
+    )
 
     @model_validator(mode="after")
     def _known_signals(self) -> GraphSettings:

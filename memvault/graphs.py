@@ -14,9 +14,11 @@ from memvault.dream.workspace import Workspace
 from memvault.kg.centrality import personalized_pagerank
 from memvault.kg.communities import Partition, leiden, scan
 from memvault.kg.discovery import Discovery, cross_community, indirect_strong, knowledge_gaps
-from memvault.kg.edge_ops import Edge, composite_edges
+from memvault.kg.edge_ops import Edge, co_mention_counts, composite_edges
 from memvault.kg.model import normalize_name
 from memvault.kg.store import Store
+from memvault.llm.port import LLM
+from memvault.llm.prompts import summarize_communities_v1
 
 
 @dataclass
@@ -33,13 +35,20 @@ class GraphView:
     def nodes(self) -> list[str]:
         return sorted(self.ws.entities)
 
-    def edges(self) -> list[Edge]:
-        ids = self.nodes()
-        live = {
+    def live_mentions(self) -> dict[str, list[str]]:
+        """episode id → the entities it names, for episodes the vault still holds."""
+        return {
             ep: sorted(ents)
             for ep, ents in self.ws.mentions.items()
             if (e := self.ws.episodes.get(ep)) is not None and e.expired_at is None
         }
+
+    def co_mentions(self) -> dict[tuple[str, str], int]:
+        return co_mention_counts(self.nodes(), self.live_mentions())
+
+    def edges(self) -> list[Edge]:
+        ids = self.nodes()
+        live = self.live_mentions()
         return composite_edges(
             ids,
             [self.ws.entities[i].type.value for i in ids],
@@ -78,15 +87,27 @@ class GraphView:
         return personalized_pagerank(self.nodes(), edges, seeds, top=top)
 
     def discover(
-        self, edges: list[Edge], partition: Partition, previous: set[tuple[str, str]] | None
+        self,
+        edges: list[Edge],
+        partition: Partition,
+        previous: set[tuple[str, str]] | None,
+        co_mentions: dict[tuple[str, str], int] | None = None,
     ) -> list[Discovery]:
         """Cross-community bridges, strong indirect links and knowledge gaps, strongest
         first, at most ``discovery_max_per_kind`` of each."""
         s = self.settings
         membership = {m: n for n, members in enumerate(partition.communities) for m in members}
         nodes = self.nodes()
+        co_mentions = self.co_mentions() if co_mentions is None else co_mentions
         found = {
-            "cross_community": cross_community(edges, membership, previous, s.discovery_k),
+            "cross_community": cross_community(
+                edges,
+                membership,
+                previous,
+                s.discovery_k,
+                co_mentions=co_mentions,
+                min_repeats=s.bridge_min_mentions,
+            ),
             "indirect_strong": indirect_strong(nodes, edges, s.discovery_k),
             "knowledge_gap": knowledge_gaps(
                 nodes,
@@ -94,6 +115,7 @@ class GraphView:
                 {i: e.mention_count for i, e in self.ws.entities.items()},
                 edges,
                 s.discovery_k,
+                co_mentions=co_mentions,
             ),
         }
         out: list[Discovery] = []
@@ -138,6 +160,38 @@ class GraphView:
                 }
             )
         return out
+
+
+def summarize(
+    view: GraphView, communities: list[dict[str, Any]], llm: LLM, *, top: int, facts: int = 8
+) -> int:
+    """A title and a summary for the ``top`` largest communities, in one LLM call (offline:
+    their top entities and facts). Adds ``title`` / ``summary`` in place; returns how many."""
+    chosen = communities[:top]
+    if not chosen:
+        return 0
+    statements: dict[int, list[str]] = {}
+    for c in chosen:
+        inside = set(c["members"])
+        ranked = sorted(
+            (f for f in view.ws.live_facts() if f.subject_id in inside),
+            key=lambda f: (-f.importance, -f.confidence, f.id),
+        )
+        statements[c["community"]] = [f.statement for f in ranked[:facts]]
+    prompt = summarize_communities_v1(
+        [
+            {"community": c["community"], "top": c["top"], "facts": statements[c["community"]]}
+            for c in chosen
+        ]
+    )
+    answer = llm.complete(prompt, call_site="dream.summarize")
+    by_id = {s.community: s for s in answer.summaries}
+    done = 0
+    for c in chosen:
+        if (found := by_id.get(c["community"])) is not None:
+            c["title"], c["summary"] = found.title, found.summary
+            done += 1
+    return done
 
 
 def edge_json(view: GraphView, edge: Edge) -> dict[str, Any]:

@@ -49,10 +49,16 @@ def edges(
 def communities(
     resolution: Annotated[float | None, typer.Option(help="Leiden resolution.")] = None,
     scan: Annotated[bool, typer.Option(help="One partition per configured resolution.")] = False,
+    summarize: Annotated[
+        bool,
+        typer.Option(help="Name and summarise the largest (graph__summaries) via the LLM port."),
+    ] = False,
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Leiden communities over the composite edges, each with its top members."""
+    from memvault.graphs import summarize as summarize_communities
+
     if resolution is not None and resolution <= 0:
         from memvault.errors import InvalidInputError
 
@@ -69,6 +75,11 @@ def communities(
             }
             for p in parts
         ]
+        if summarize:
+            for part in data:
+                summarize_communities(
+                    view, part["communities"], vault.c.llm, top=vault.settings.graph.summaries
+                )
 
     def render() -> None:
         for part in data:
@@ -78,6 +89,8 @@ def communities(
                     f"#{c['community']} ({c['size']}): {', '.join(c['top'])}"
                     + (f"  [dim]{', '.join(c['predicates'])}[/]" if c["predicates"] else "")
                 )
+                if "summary" in c:
+                    console.print(f"    [bold]{c['title']}[/]: {c['summary']}")
             if not part["communities"]:
                 console.print("no communities (too few edges)")
 

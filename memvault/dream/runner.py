@@ -28,7 +28,7 @@ from memvault.dream.prune import prune
 from memvault.dream.reflect import reflect, snapshot
 from memvault.dream.signal import signal
 from memvault.dream.workspace import Workspace
-from memvault.graphs import GraphView
+from memvault.graphs import GraphView, summarize
 from memvault.lifecycle.hygiene import run_janitor
 from memvault.lifecycle.stickiness import run_maintenance
 from memvault.lint.runner import Linter, single_valued
@@ -159,13 +159,20 @@ class Dreamer:
             edges = view.edges()
             partition = view.communities(edges)
             communities = view.describe(partition)
+            summarize(view, communities, c.llm, top=c.settings.graph.summaries)
+            co_mentions = view.co_mentions()
+            repeated = sorted(
+                p for p, n in co_mentions.items() if n >= c.settings.graph.bridge_min_mentions
+            )
             previous = c.store.list_docs(namespace, COMMUNITIES, limit=1)
-            seen_edges = (
-                {(a, b) for a, b in previous[0].body.get("edges", [])} if previous else None
+            seen = (
+                {(a, b) for key in ("edges", "repeated") for a, b in previous[0].body.get(key, [])}
+                if previous
+                else None
             )
             discoveries = [
                 view.discovery_json(d) | {"id": d.id}
-                for d in view.discover(edges, partition, seen_edges)
+                for d in view.discover(edges, partition, seen, co_mentions)
             ]
             found["discoveries"] = dict(Counter(d["kind"] for d in discoveries))
             found["graph"] = {
@@ -214,6 +221,7 @@ class Dreamer:
                 "modularity": partition.modularity,
                 "communities": communities,
                 "edges": [[e.a, e.b] for e in edges],
+                "repeated": [list(p) for p in repeated],  # bridge candidates seen by this run
             },
             discoveries=discoveries,
         )

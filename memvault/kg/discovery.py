@@ -15,6 +15,7 @@ hundreds or none. Pure: no I/O.
 from __future__ import annotations
 
 import hashlib
+import math
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -52,19 +53,58 @@ def cross_community(
     membership: Mapping[str, int],
     previous: set[tuple[str, str]] | None,
     k: float,
+    *,
+    co_mentions: Mapping[tuple[str, str], int] | None = None,
+    min_repeats: int = 3,
 ) -> list[Discovery]:
+    """New links across two communities, of two sorts:
+
+    - an edge (composite above the threshold) that is new and strong for this graph;
+    - a pair named together repeatedly (``co_mentions`` ≥ ``min_repeats`` and above the
+      dynamic cut over every cross-community pair's count) that is no edge: a bridge rarely
+      reaches the edge threshold, since the two sides share no neighbours, sessions or
+      meaning; that is what makes it a surprise.
+    """
+
+    def is_new(pair: tuple[str, str]) -> bool:
+        return previous is None or pair not in previous
+
+    def across(a: str, b: str) -> tuple[int, int] | None:
+        ca, cb = membership.get(a), membership.get(b)
+        return (ca, cb) if ca is not None and cb is not None and ca != cb else None
+
     cut = dynamic_threshold((e.composite for e in edges), k)
     out = []
     for e in edges:
-        ca, cb = membership.get(e.a), membership.get(e.b)
-        new = previous is None or (e.a, e.b) not in previous
-        if new and ca is not None and cb is not None and ca != cb and e.composite >= cut:
+        sides = across(e.a, e.b)
+        if sides and is_new((e.a, e.b)) and e.composite >= cut:
             out.append(
                 Discovery(
                     "cross_community",
                     (e.a, e.b),
                     e.composite,
-                    {"communities": [ca, cb], "signals": e.signals, "threshold": round(cut, 4)},
+                    {"communities": list(sides), "signals": e.signals, "threshold": round(cut, 4)},
+                )
+            )
+    if not co_mentions:
+        return out
+    linked = {(e.a, e.b) for e in edges}
+    crossing = {pair: n for pair, n in co_mentions.items() if across(*pair)}
+    repeats = max(float(min_repeats), dynamic_threshold(crossing.values(), k))
+    top = math.log(max(max(co_mentions.values()), 2))
+    for (a, b), n in sorted(crossing.items()):
+        if n >= repeats and (a, b) not in linked and is_new((a, b)):
+            out.append(
+                Discovery(
+                    "cross_community",
+                    (a, b),
+                    round(math.log(n) / top, 6),  # the co-occurrence signal of the pair
+                    {
+                        "communities": list(across(a, b) or ()),
+                        "co_mentions": n,
+                        "edge": False,
+                        "threshold": round(repeats, 2),
+                    },
                 )
             )
     return out
@@ -113,12 +153,19 @@ def knowledge_gaps(
     edges: Sequence[Edge],
     k: float,
     *,
+    co_mentions: Mapping[tuple[str, str], int] | None = None,
     min_peers: int = 3,
 ) -> list[Discovery]:
+    """``co_mentions`` (optional): with it, an entity named beside as many others as its
+    peers is no gap, however weak its edges: it is connected, just not strongly."""
     degree: dict[str, int] = defaultdict(int)
     for e in edges:
         degree[e.a] += 1
         degree[e.b] += 1
+    partners: dict[str, int] = defaultdict(int)
+    for a, b in co_mentions or {}:
+        partners[a] += 1
+        partners[b] += 1
     by_type: dict[str, list[str]] = defaultdict(list)
     for node in nodes:
         by_type[types.get(node, "unknown")].append(node)
@@ -128,11 +175,13 @@ def knowledge_gaps(
             continue
         usual = statistics.median(degree[m] for m in members)
         busy = statistics.median(mentions.get(m, 0) for m in members)
+        usual_partners = statistics.median(partners[m] for m in members) if co_mentions else 0
         # the shortfall of neighbours, relative to what peers usually have
         shortfall = {m: (usual - degree[m]) / usual for m in members if usual > 0}
         cut = max(dynamic_threshold(shortfall.values(), k), 0.5)
         for m, gap in shortfall.items():
-            if gap >= cut and mentions.get(m, 0) >= busy:
+            alone = not co_mentions or partners[m] <= usual_partners * (1 - cut)
+            if gap >= cut and mentions.get(m, 0) >= busy and alone:
                 out.append(
                     Discovery(
                         "knowledge_gap",

@@ -39,6 +39,39 @@ def type_affinity(prior: Mapping[str, float], a: str, b: str, default: float) ->
     return prior.get(f"{a}|{b}", prior.get(f"{b}|{a}", default))
 
 
+def _incidence(
+    index: Mapping[str, int], mentions: Mapping[str, Sequence[str]]
+) -> tuple[sparse.csr_matrix, list[str]]:
+    """episodes × entities, 1 where an episode names an entity; and the episodes kept."""
+    episodes = [ep for ep, ents in mentions.items() if any(e in index for e in ents)]
+    rows, cols = [], []
+    for r, ep in enumerate(episodes):
+        for e in set(mentions[ep]):
+            if e in index:
+                rows.append(r)
+                cols.append(index[e])
+    matrix = sparse.csr_matrix(
+        (np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(episodes), len(index))
+    )
+    return matrix, episodes
+
+
+def co_mention_counts(
+    entity_ids: Sequence[str], mentions: Mapping[str, Sequence[str]]
+) -> dict[tuple[str, str], int]:
+    """How many episodes name each pair (a < b by id), for every pair named together."""
+    index = {e: i for i, e in enumerate(entity_ids)}
+    incidence, episodes = _incidence(index, mentions)
+    if len(index) < 2 or not episodes:
+        return {}
+    co = sparse.triu(incidence.T @ incidence, k=1).tocoo()
+    out = {}
+    for i, j, c in zip(co.row, co.col, co.data, strict=True):
+        a, b = entity_ids[i], entity_ids[j]
+        out[(min(a, b), max(a, b))] = int(c)
+    return out
+
+
 def composite_edges(
     entity_ids: Sequence[str],
     entity_types: Sequence[str],
@@ -54,18 +87,9 @@ def composite_edges(
     weights, prior = settings.edge_weights, settings.type_affinity
     index = {e: i for i, e in enumerate(entity_ids)}
     n = len(entity_ids)
-    episodes = [ep for ep, ents in mentions.items() if any(e in index for e in ents)]
+    incidence, episodes = _incidence(index, mentions)
     if n < 2 or not episodes:
         return []
-    rows, cols = [], []
-    for r, ep in enumerate(episodes):
-        for e in set(mentions[ep]):
-            if e in index:
-                rows.append(r)
-                cols.append(index[e])
-    incidence = sparse.csr_matrix(
-        (np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(episodes), n)
-    )
     co = sparse.triu(incidence.T @ incidence, k=1).tocoo()  # pair counts, a < b
     if co.nnz == 0:
         return []

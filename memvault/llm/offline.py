@@ -42,11 +42,27 @@ def _lint_contradictions(inputs: Mapping[str, Any]) -> BaseModel:
     return opposite_rule(inputs["groups"], inputs["opposites"])
 
 
+def _summarize_communities(inputs: Mapping[str, Any]) -> BaseModel:
+    from memvault.llm.prompts import CommunitySummaries, CommunitySummary
+
+    out = []
+    for c in inputs["communities"]:
+        top = list(c["top"])
+        facts = list(c["facts"])[:3]
+        summary = f"Mostly about {', '.join(top[:5]) or 'nothing named'}"
+        summary += f"; e.g. {'; '.join(facts)}." if facts else "."
+        out.append(
+            CommunitySummary(community=c["community"], title=" / ".join(top[:3]), summary=summary)
+        )
+    return CommunitySummaries(summaries=out)
+
+
 DEFAULT_HANDLERS: dict[str, Handler] = {
     "extract": _extract,
     "judge_conflicts": _judge_conflicts,
     "reflect": _reflect,
     "lint_contradictions": _lint_contradictions,
+    "summarize_communities": _summarize_communities,
 }
 
 

@@ -156,3 +156,37 @@ def lint_contradictions_v1(
         response_model=Contradictions,
         inputs={"groups": list(groups), "opposites": [list(p) for p in opposites]},
     )
+
+
+class CommunitySummary(BaseModel):
+    community: int
+    title: str = Field(max_length=120)
+    summary: str
+
+
+class CommunitySummaries(BaseModel):
+    summaries: list[CommunitySummary] = Field(default_factory=list)
+
+
+_SUMMARIZE_SYSTEM = (
+    "You name and summarise clusters of an AI agent's knowledge graph. Each community lists "
+    "its most mentioned entities and some of its facts. For each, return a short title (a "
+    "few words) and a one- or two-sentence summary of what ties it together, using only "
+    "what is given. JSON: {'summaries': [{'community', 'title', 'summary'}]}."
+)
+
+
+def summarize_communities_v1(
+    communities: Sequence[Mapping[str, Any]],
+) -> Prompt[CommunitySummaries]:
+    """``communities``: [{community, top: [names], facts: [statements]}]."""
+    return Prompt(
+        name="summarize_communities",
+        version=1,
+        messages=[
+            {"role": "system", "content": _SUMMARIZE_SYSTEM},
+            {"role": "user", "content": json.dumps({"communities": list(communities)})},
+        ],
+        response_model=CommunitySummaries,
+        inputs={"communities": list(communities)},
+    )

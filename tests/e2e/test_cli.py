@@ -258,6 +258,9 @@ def test_graph_edges_communities_and_ppr(db: Path, tmp_path: Path) -> None:
     code, out, _ = run(db, "graph", "communities", "--json")
     groups = [set(c["top"]) for c in json.loads(out)["communities"]]
     assert {"Ana", "Bo", "Sintra"} in groups and {"Cy", "Di", "Eve", "Porto"} in groups
+    code, out, _ = run(db, "graph", "communities", "--summarize", "--json")
+    titled = {c["title"] for c in json.loads(out)["communities"]}
+    assert code == 0 and len(titled) == 2 and all(titled)
     code, out, _ = run(db, "graph", "ppr", "Ana", "--json")
     ranked = [d["entity"] for d in json.loads(out)]
     assert ranked[0] == "Ana" and ranked.index("Bo") < ranked.index("Porto")

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from memvault import FixedClock, MemVault
+from memvault.config import GraphSettings
 from memvault.dream.apply import route
 from memvault.embed import HashingEmbedder
 from memvault.errors import ConflictError, InvalidInputError
@@ -296,3 +297,21 @@ def test_each_applied_run_stores_its_communities_with_members(maya: MemVault) ->
     stored = {e.id for e in maya.store.get_entities("default", sorted(members))}
     assert members and stored == members  # real entities of the namespace
     assert all(c["size"] == len(c["members"]) for c in doc.body["communities"])
+    # each community is named and summarised (offline: from its top entities and facts)
+    first = doc.body["communities"][0]
+    assert first["title"].split(" / ")[0] == first["top"][0]
+    assert first["summary"].startswith("Mostly about")
+    assert result.report["llm"]["dream.summarize"]["calls"] == 1
+
+
+def test_community_summaries_come_from_the_model_when_one_is_configured(maya: MemVault) -> None:
+    from memvault.dream.workspace import Workspace
+    from memvault.graphs import GraphView, summarize
+
+    view = GraphView.load(maya.store, Workspace.load(maya.store, "default", LATER), GraphSettings())
+    communities = view.describe(view.communities())
+    answer = {"summaries": [{"community": 0, "title": "Maya's work", "summary": "Work life."}]}
+    llm = LiteLLMProvider("gpt-4o-mini", mock_response=json.dumps(answer))
+    assert summarize(view, communities, llm, top=5) == 1
+    assert (communities[0]["title"], communities[0]["summary"]) == ("Maya's work", "Work life.")
+    assert all("title" not in c for c in communities[1:])  # the model named only one

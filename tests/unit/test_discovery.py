@@ -35,6 +35,18 @@ def test_cross_community_fires_on_a_new_strong_bridge_only() -> None:
     assert cross_community(edges, membership, {(e.a, e.b) for e in edges}, k=1.0) == []
 
 
+def test_a_repeated_pair_across_communities_is_a_bridge_below_the_edge_threshold() -> None:
+    edges, membership = two_cliques(bridge=None)  # no edge joins the two sides
+    co = {(e.a, e.b): 4 for e in edges} | {("l1", "r2"): 1, ("l2", "r3"): 1, ("l3", "r4"): 1}
+    planted = {**co, ("l0", "r0"): 5}
+    found = cross_community(edges, membership, set(), 1.0, co_mentions=planted, min_repeats=3)
+    assert [(d.entities, d.evidence["co_mentions"]) for d in found] == [(("l0", "r0"), 5)]
+    # control: the one-off cross pairs alone are no bridge; nor is a pair seen by a past run
+    assert cross_community(edges, membership, set(), 1.0, co_mentions=co) == []
+    seen = cross_community(edges, membership, {("l0", "r0")}, 1.0, co_mentions=planted)
+    assert seen == []
+
+
 def test_indirect_strong_fires_on_a_missing_link_with_several_strong_paths() -> None:
     nodes = ["a", "b", "c", "m1", "m2", "x", "y", "z", "w"]
     edges = [edge("a", "m1", 0.9), edge("m1", "c", 0.9), edge("a", "m2", 0.9), edge("m2", "c", 0.9)]
@@ -56,6 +68,9 @@ def test_knowledge_gap_fires_on_a_busy_but_unconnected_peer() -> None:
     found = knowledge_gaps(people + places, types, mentions, edges, k=1.0)
     assert [d.entities for d in found] == [("p5",)]
     assert found[0].evidence["neighbours"] == 0 and found[0].evidence["peers_usually"] == 4
+    # named beside as many others as its peers: connected, only weakly; no gap
+    co = {(p, q): 1 for p in people for q in places[:4]}
+    assert knowledge_gaps(people + places, types, mentions, edges, k=1.0, co_mentions=co) == []
     quiet = dict(mentions, p5=1)  # rarely mentioned: few neighbours is no surprise
     assert [
         d
