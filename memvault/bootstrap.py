@@ -74,6 +74,14 @@ def build_llm(settings: Settings) -> LLM:
     return OfflineProvider()
 
 
+def build_coordination(settings: Settings) -> Coordination:
+    if settings.server.redis_url:
+        from memvault.coord.redis import RedisCoordination
+
+        return RedisCoordination(settings.server.redis_url)
+    return SQLiteCoordination(settings.database)
+
+
 def bootstrap(settings: Settings | None = None, **overrides: Any) -> Container:
     """Build everything from settings; ``overrides`` replace parts (store=, embedder=, ...)."""
     settings = settings or load_settings()
@@ -86,7 +94,7 @@ def bootstrap(settings: Settings | None = None, **overrides: Any) -> Container:
         embedder=overrides.pop("embedder", None) or build_embedder(settings),
         llm=overrides.pop("llm", None) or build_llm(settings),
         clock=overrides.pop("clock", None) or SystemClock(),
-        coord=overrides.pop("coord", None) or SQLiteCoordination(settings.database),
+        coord=overrides.pop("coord", None) or build_coordination(settings),
         reasoning_llm=overrides.pop("reasoning_llm", None)
         or (
             LiteLLMProvider(settings.llm_reasoning_model) if settings.llm_reasoning_model else None

@@ -242,6 +242,36 @@ class LintSettings(BaseModel):
     llm_batch: int = Field(default=10, ge=1, le=100, description="Subjects per LLM call.")
 
 
+class ServerSettings(BaseModel):
+    redis_url: str | None = Field(
+        default=None,
+        description="Redis for coordination and the Celery broker; None: SQLite coordination "
+        "and in-process jobs.",
+    )
+    admin_key: str | None = Field(
+        default=None, description="The API's bootstrap admin key (manages keys, namespaces)."
+    )
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=1, le=65535)
+    max_body_bytes: int = Field(default=1_048_576, ge=1024, description="Larger bodies: 413.")
+    max_page: int = Field(default=500, ge=1, description="The most items one page returns.")
+    dream_check_cron: str = Field(
+        default="0 3 * * *",
+        description="When beat checks every namespace's gate (minute hour day month weekday).",
+    )
+    dream_check_every_s: float | None = Field(
+        default=None, gt=0, description="Instead of the cron: check every this many seconds."
+    )
+    dream_check_interval_s: float = Field(
+        default=3600.0, gt=0, description="memvault serve: how often the in-process check runs."
+    )
+    task_visibility_timeout_s: int = Field(
+        default=3600,
+        ge=1,
+        description="A task a dead worker held is delivered again after this (Redis broker).",
+    )
+
+
 class DreamSettings(BaseModel):
     gate: GateSettings = Field(default_factory=GateSettings)
     consolidate: ConsolidateSettings = Field(default_factory=ConsolidateSettings)
@@ -272,6 +302,7 @@ class Settings(BaseSettings):
     dream: DreamSettings = Field(default_factory=DreamSettings)
     graph: GraphSettings = Field(default_factory=GraphSettings)
     lint: LintSettings = Field(default_factory=LintSettings)
+    server: ServerSettings = Field(default_factory=ServerSettings)
 
     @model_validator(mode="after")
     def _server_needs_secrets(self) -> Settings:

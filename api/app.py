@@ -1,0 +1,210 @@
+"""The FastAPI app: routers, errors as JSON that say what to fix, a request size limit,
+health. ``create_app`` takes a vault and a job queue, so the same app serves the embedded
+default (``memvault serve``: SQLite, in-process jobs) and server mode (Redis, Celery)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from api.auth import KeyStore
+from api.routers import admin, dream, memory
+from api.schemas import ErrorResponse
+from memvault.coord.redis import CoordinationUnavailable
+from memvault.errors import (
+    ConfigError,
+    ConflictError,
+    InvalidBatchError,
+    InvalidInputError,
+    MemvaultError,
+    NotFoundError,
+)
+from memvault.jobs import JobQueue
+from memvault.vault import MemVault
+
+log = logging.getLogger(__name__)
+_STATUS_TYPE = {401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed"}
+
+
+def _error(status: int, type_: str, message: str, **extra: Any) -> JSONResponse:
+    body = {"type": type_, "message": message, **{k: v for k, v in extra.items() if v}}
+    return JSONResponse({"error": body}, status_code=status)
+
+
+class BodyLimit:
+    """413 for a body over ``limit`` bytes, by its Content-Length or as it streams in."""
+
+    def __init__(self, app: ASGIApp, limit: int):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.limit:
+            await self._too_large(scope, receive, send)
+            return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLarge:
+            await self._too_large(scope, receive, send)
+
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = _error(
+            413,
+            "too_large",
+            f"the request body is over {self.limit} bytes",
+            hint="send fewer items per request (server__max_body_bytes)",
+        )
+        await response(scope, receive, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def create_app(vault: MemVault, jobs: JobQueue) -> FastAPI:
+    settings = vault.settings
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        jobs.close()
+
+    app = FastAPI(
+        title="memvault",
+        version="1",
+        summary="Long-term memory for AI agents: write, recall, dream, review.",
+        lifespan=lifespan,
+        responses={
+            401: {"model": ErrorResponse},
+            404: {"model": ErrorResponse},
+            413: {"model": ErrorResponse},
+            422: {"model": ErrorResponse},
+        },
+    )
+    app.state.vault = vault
+    app.state.jobs = jobs
+    app.state.keys = KeyStore(vault.store, settings.secret_key, settings.server.admin_key)
+    app.add_middleware(BodyLimit, limit=settings.server.max_body_bytes)
+    for router in (memory.router, dream.router, admin.router):
+        app.include_router(router)
+    _handlers(app)
+
+    @app.get("/healthz", tags=["health"])
+    def healthz() -> JSONResponse:
+        """Liveness and what depends on what: recall needs the store; jobs need the queue."""
+        checks: dict[str, str] = {}
+        try:
+            vault.store.namespaces()
+            checks["store"] = "ok"
+        except MemvaultError as exc:
+            checks["store"] = f"unavailable: {exc}"
+        try:
+            jobs.check()
+            checks["jobs"] = "ok"
+        except MemvaultError as exc:
+            checks["jobs"] = f"unavailable: {exc}"
+        ok = checks["store"] == "ok"
+        return JSONResponse({"status": "ok" if ok else "degraded", **checks}, 200 if ok else 503)
+
+    return app
+
+
+def _handlers(app: FastAPI) -> None:
+    def on(kind: type[Exception]) -> Callable[[Callable[..., JSONResponse]], Any]:
+        def register(fn: Callable[..., JSONResponse]) -> Any:
+            async def handler(request: Request, exc: Exception) -> JSONResponse:
+                return fn(exc)
+
+            app.add_exception_handler(kind, handler)
+            return fn
+
+        return register
+
+    @on(RequestValidationError)
+    def _invalid(exc: RequestValidationError) -> JSONResponse:
+        details = [
+            {
+                "field": ".".join(str(p) for p in e["loc"] if p not in ("body", "query", "path")),
+                "in": str(e["loc"][0]) if e["loc"] else None,
+                "message": e["msg"],
+            }
+            for e in exc.errors()
+        ]
+        first = details[0] if details else {"field": None, "message": "invalid request"}
+        return _error(
+            422,
+            "invalid_input",
+            f"{first['field'] or 'request'}: {first['message']}",
+            field=first["field"],
+            details=details,
+        )
+
+    @on(StarletteHTTPException)
+    def _http(exc: StarletteHTTPException) -> JSONResponse:
+        response = _error(
+            exc.status_code, _STATUS_TYPE.get(exc.status_code, "error"), str(exc.detail)
+        )
+        if exc.headers:
+            response.headers.update(exc.headers)
+        return response
+
+    @on(InvalidBatchError)
+    def _batch(exc: InvalidBatchError) -> JSONResponse:
+        return _error(
+            422,
+            "invalid_input",
+            str(exc),
+            details=[{"where": p.where, "message": p.message} for p in exc.problems],
+        )
+
+    @on(InvalidInputError)
+    def _input(exc: InvalidInputError) -> JSONResponse:
+        return _error(422, "invalid_input", str(exc), field=exc.field, hint=exc.hint)
+
+    @on(NotFoundError)
+    def _missing(exc: NotFoundError) -> JSONResponse:
+        return _error(404, "not_found", str(exc))
+
+    @on(ConflictError)
+    def _conflict(exc: ConflictError) -> JSONResponse:
+        return _error(409, "conflict", str(exc))
+
+    @on(CoordinationUnavailable)
+    def _unavailable(exc: CoordinationUnavailable) -> JSONResponse:
+        return _error(
+            503,
+            "unavailable",
+            str(exc),
+            hint="jobs and dreams need the coordination store; recall and writes still work",
+        )
+
+    @on(ConfigError)
+    def _config(exc: ConfigError) -> JSONResponse:
+        return _error(500, "config", str(exc))
+
+    @on(MemvaultError)
+    def _other(exc: MemvaultError) -> JSONResponse:
+        log.error("request failed: %s", exc)
+        return _error(500, type(exc).__name__, str(exc))

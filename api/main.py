@@ -1,0 +1,27 @@
+"""The ASGI app for ``uvicorn api.main:app`` (docker-compose's api service): built from
+Settings; with ``server__redis_url`` set, jobs go to Celery workers, else in-process."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from api.app import create_app
+from memvault.bootstrap import load_settings
+from memvault.jobs import InProcessJobs, JobQueue
+from memvault.vault import MemVault
+
+
+def build() -> FastAPI:
+    settings = load_settings()
+    vault = MemVault.open(settings=settings)
+    jobs: JobQueue
+    if settings.server.redis_url:
+        from workers.queue import CeleryJobs
+
+        jobs = CeleryJobs(settings)
+    else:
+        jobs = InProcessJobs(vault.c, interval_s=settings.server.dream_check_interval_s)
+    return create_app(vault, jobs)
+
+
+app = build()

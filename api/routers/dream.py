@@ -1,0 +1,115 @@
+"""The dream, its runs, the review queue and the discovery inbox of one namespace."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Path, Query, Response
+
+from api.deps import Jobs, Limit, Namespace, Offset, Vault
+from api.routers.memory import page
+from api.schemas import DreamIn, IdsIn, Page, RejectIn, UndoIn
+from memvault.jobs import dream_namespace
+
+router = APIRouter(prefix="/v1/ns/{namespace}", tags=["dream"])
+RunId = Annotated[str, Path(max_length=128)]
+ItemId = Annotated[str, Path(max_length=128)]
+
+
+@router.post("/dream", status_code=200)
+def dream(
+    body: DreamIn, ns: Namespace, vault: Vault, jobs: Jobs, response: Response
+) -> dict[str, Any]:
+    """A dry run (``apply: false``) is planned at once and returned. ``apply: true`` queues
+    a job (202 with its id; poll ``/dream/jobs/{job_id}``); 503 when the queue is down."""
+    if not body.apply:
+        return {"status": "planned", **dream_namespace(vault.c, ns, apply=False, force=body.force)}
+    jobs.check()
+    job_id = jobs.submit_dream(ns, apply=True, force=body.force)
+    response.status_code = 202
+    return {"status": "queued", "job_id": job_id}
+
+
+@router.get("/dream/jobs/{job_id}")
+def dream_job(
+    ns: Namespace, jobs: Jobs, job_id: Annotated[str, Path(max_length=64)]
+) -> dict[str, Any]:
+    """queued | running | done (with the result) | failed (with the error)."""
+    status = jobs.status(job_id)
+    if status.get("namespace") not in (None, ns):
+        from memvault.errors import NotFoundError
+
+        raise NotFoundError("job", job_id, ns)
+    return status
+
+
+@router.get("/dream/runs", response_model=Page)
+def runs(ns: Namespace, vault: Vault, limit: Limit = 20, offset: Offset = 0) -> Page:
+    found = vault.dream_runs(namespace=ns, limit=limit + offset + 1)[offset:]
+    return page(found, limit, offset)
+
+
+@router.get("/dream/runs/{run_id}")
+def run_report(ns: Namespace, vault: Vault, run_id: RunId) -> dict[str, Any]:
+    return vault.dream_report(run_id, namespace=ns)
+
+
+@router.post("/dream/runs/{run_id}/undo")
+def undo(body: UndoIn, ns: Namespace, vault: Vault, run_id: RunId) -> dict[str, Any]:
+    """Restore every record the run changed (409 if one changed since; ``force`` to undo
+    anyway)."""
+    return {"run_id": run_id, "restored": vault.undo_dream(run_id, namespace=ns, force=body.force)}
+
+
+@router.get("/review", response_model=Page)
+def review(
+    ns: Namespace,
+    vault: Vault,
+    limit: Limit = 50,
+    offset: Offset = 0,
+    status: Annotated[
+        Literal["pending", "approved", "rejected", "stale", "all"], Query()
+    ] = "pending",
+) -> Page:
+    """What the dream (or the lint) was unsure of, waiting for a human."""
+    found = vault.review_items(
+        namespace=ns, status=None if status == "all" else status, limit=limit + offset + 1
+    )[offset:]
+    return page(found, limit, offset)
+
+
+@router.post("/review/{item_id}/approve")
+def approve(ns: Namespace, vault: Vault, item_id: ItemId) -> dict[str, Any]:
+    """Apply the item's changes through the journaled applier (409 if stale)."""
+    return {"id": item_id, "status": "approved", "applied": vault.approve(item_id, namespace=ns)}
+
+
+@router.post("/review/{item_id}/reject")
+def reject(body: RejectIn, ns: Namespace, vault: Vault, item_id: ItemId) -> dict[str, Any]:
+    vault.reject(item_id, namespace=ns, note=body.note)
+    return {"id": item_id, "status": "rejected"}
+
+
+@router.get("/inbox", response_model=Page)
+def inbox(
+    ns: Namespace,
+    vault: Vault,
+    limit: Limit = 50,
+    offset: Offset = 0,
+    status: Annotated[Literal["unseen", "seen", "dismissed", "all"], Query()] = "unseen",
+) -> Page:
+    """Discoveries (what frontends poll): bridges, hidden links, knowledge gaps."""
+    found = vault.inbox(
+        namespace=ns, status=None if status == "all" else status, limit=limit + offset + 1
+    )[offset:]
+    return page(found, limit, offset)
+
+
+@router.post("/inbox/seen")
+def inbox_seen(body: IdsIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
+    return {"marked": vault.mark_inbox(body.ids, "seen", namespace=ns), "status": "seen"}
+
+
+@router.post("/inbox/dismiss")
+def inbox_dismiss(body: IdsIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
+    return {"marked": vault.mark_inbox(body.ids, "dismissed", namespace=ns), "status": "dismissed"}

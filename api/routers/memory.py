@@ -1,0 +1,155 @@
+"""Writing, reading, recall and feedback of one namespace."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query
+
+from api.deps import Limit, Namespace, Offset, Vault
+from api.schemas import (
+    EpisodesIn,
+    FactsIn,
+    FeedbackIn,
+    HitOut,
+    Page,
+    RecallIn,
+    RecallOut,
+    SessionTurnsIn,
+    WriteOut,
+)
+from memvault.errors import NotFoundError
+from memvault.ingest.pipeline import WriteResult
+
+router = APIRouter(prefix="/v1/ns/{namespace}", tags=["memory"])
+
+
+def _write_out(r: WriteResult) -> WriteOut:
+    return WriteOut(**{k: getattr(r, k) for k in WriteOut.model_fields})
+
+
+def page(items: list[dict[str, Any]], limit: int, offset: int) -> Page:
+    """``items`` were read with limit + 1 from ``offset``: one more says there is a next."""
+    more = len(items) > limit
+    return Page(
+        items=items[:limit],
+        limit=limit,
+        offset=offset,
+        next_offset=offset + limit if more else None,
+    )
+
+
+@router.post("/episodes", response_model=WriteOut, status_code=201)
+def write_episodes(body: EpisodesIn, ns: Namespace, vault: Vault) -> WriteOut:
+    """Write episodes (turns, observations, notes) in one transaction: all or nothing."""
+    return _write_out(vault.write_many(body.items, namespace=ns))
+
+
+@router.post("/sessions/{session_id}/episodes", response_model=WriteOut, status_code=201)
+def write_session(
+    body: SessionTurnsIn,
+    ns: Namespace,
+    vault: Vault,
+    session_id: Annotated[str, Path(min_length=1, max_length=256)],
+) -> WriteOut:
+    """Write the turns of one session (created on first write), in order."""
+    items = [item.model_copy(update={"session_id": session_id}) for item in body.items]
+    return _write_out(vault.write_many(items, namespace=ns))
+
+
+@router.post("/facts", response_model=WriteOut, status_code=201)
+def write_facts(body: FactsIn, ns: Namespace, vault: Vault) -> WriteOut:
+    """Write structured facts (subject, predicate, object, validity)."""
+    facts = vault.add_facts(body.items, namespace=ns)
+    return WriteOut(fact_ids=[f.id for f in facts], facts_created=len(facts))
+
+
+@router.get("/episodes", response_model=Page)
+def list_episodes(
+    ns: Namespace,
+    vault: Vault,
+    limit: Limit = 100,
+    offset: Offset = 0,
+    session_id: Annotated[str | None, Query(max_length=256)] = None,
+) -> Page:
+    """Episodes in time order (optionally of one session)."""
+    found = vault.store.list_episodes(ns, session_id=session_id, limit=limit + 1, offset=offset)
+    return page([e.model_dump(mode="json") for e in found], limit, offset)
+
+
+@router.get("/episodes/{episode_id}")
+def get_episode(
+    ns: Namespace, vault: Vault, episode_id: Annotated[str, Path(max_length=256)]
+) -> dict[str, Any]:
+    return vault.get_episode(episode_id, namespace=ns).model_dump(mode="json")
+
+
+@router.get("/facts", response_model=Page)
+def list_facts(
+    ns: Namespace,
+    vault: Vault,
+    limit: Limit = 100,
+    offset: Offset = 0,
+    subject: Annotated[str | None, Query(max_length=256)] = None,
+    predicate: Annotated[str | None, Query(max_length=128)] = None,
+    as_of: datetime | None = None,
+    include_history: bool = False,
+) -> Page:
+    """Facts valid now (or at ``as_of``); ``include_history`` adds superseded ones."""
+    found = vault.facts(
+        namespace=ns,
+        subject=subject,
+        predicate=predicate,
+        as_of=as_of,
+        include_history=include_history,
+        limit=limit + offset + 1,
+    )[offset:]
+    return page([f.model_dump(mode="json") for f in found], limit, offset)
+
+
+@router.post("/recall", response_model=RecallOut)
+def recall(body: RecallIn, ns: Namespace, vault: Vault) -> RecallOut:
+    """The best memories for a query, each with its score (and, asked, how it was made)."""
+    hits = vault.recall(body.query, namespace=ns, k=body.k, as_of=body.as_of)
+    if body.record_access and hits:
+        vault.record_access([h.id for h in hits], namespace=ns)
+    return RecallOut(
+        hits=[
+            HitOut(
+                kind=h.kind,
+                id=h.id,
+                text=h.text,
+                score=h.score,
+                source_episode_ids=h.source_episode_ids,
+                explanation=h.explanation.model_dump(mode="json") if body.explain else None,
+                explanation_text=h.explanation.text() if body.explain else None,
+            )
+            for h in hits
+        ]
+    )
+
+
+@router.post("/feedback")
+def feedback(body: FeedbackIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
+    """access / reinforce count use; up / down / correct / incorrect judge a memory.
+    Every id must exist, or nothing changes (404 naming the first missing one)."""
+    known = {e.id for e in vault.store.get_episodes(ns, body.ids)}
+    known |= {f.id for f in vault.store.get_facts(ns, body.ids)}
+    missing = [i for i in body.ids if i not in known]
+    if missing:
+        raise NotFoundError("episode or fact", missing[0], ns)
+    if body.signal == "access":
+        n = vault.record_access(body.ids, namespace=ns)
+    elif body.signal == "reinforce":
+        n = vault.reinforce(body.ids, namespace=ns)
+    else:
+        for rid in body.ids:
+            vault.feedback(rid, body.signal, namespace=ns)
+        n = len(body.ids)
+    return {"signal": body.signal, "updated": n}
+
+
+@router.get("/stats")
+def stats(ns: Namespace, vault: Vault) -> dict[str, Any]:
+    return vault.stats(namespace=ns)

@@ -1,0 +1,111 @@
+"""Request and response bodies of the REST API (what OpenAPI shows)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from memvault.ingest.inputs import EpisodeIn, FactIn
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorBody(BaseModel):
+    type: str = Field(description="not_found, invalid_input, conflict, unavailable, ...")
+    message: str = Field(description="What is wrong and what to fix.")
+    field: str | None = None
+    hint: str | None = None
+    details: list[dict[str, Any]] | None = None
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody
+
+
+class EpisodesIn(Strict):
+    items: list[EpisodeIn] = Field(min_length=1, max_length=1000)
+
+
+class SessionTurnsIn(Strict):
+    items: list[EpisodeIn] = Field(
+        min_length=1, max_length=1000, description="Turns of this session, in order."
+    )
+
+
+class FactsIn(Strict):
+    items: list[FactIn] = Field(min_length=1, max_length=1000)
+
+
+class WriteOut(BaseModel):
+    episode_ids: list[str] = Field(default_factory=list)
+    fact_ids: list[str] = Field(default_factory=list)
+    created: int = 0
+    duplicates: int = 0
+    truncated: int = 0
+    entities_created: int = 0
+    facts_created: int = 0
+    facts_reinforced: int = 0
+    watermark: int = 0
+
+
+class RecallIn(Strict):
+    query: str = Field(min_length=1, max_length=4000)
+    k: int = Field(default=10, ge=1, le=100)
+    as_of: datetime | None = Field(default=None, description="Recall as the world stood then.")
+    explain: bool = Field(default=False, description="Include how each score was made.")
+    record_access: bool = Field(
+        default=False, description="Count the returned hits as used (feeds the access boost)."
+    )
+
+
+class HitOut(BaseModel):
+    kind: Literal["episode", "fact"]
+    id: str
+    text: str
+    score: float
+    source_episode_ids: list[str]
+    explanation: dict[str, Any] | None = None
+    explanation_text: str | None = None
+
+
+class RecallOut(BaseModel):
+    hits: list[HitOut]
+
+
+class FeedbackIn(Strict):
+    ids: list[str] = Field(min_length=1, max_length=1000)
+    signal: Literal["access", "reinforce", "up", "down", "correct", "incorrect"]
+
+
+class DreamIn(Strict):
+    apply: bool = Field(default=False, description="False: a dry run, answered at once.")
+    force: bool = Field(default=False, description="Ignore the gate (24 h and 5 sessions).")
+
+
+class UndoIn(Strict):
+    force: bool = False
+
+
+class RejectIn(Strict):
+    note: str = Field(default="", max_length=2000)
+
+
+class IdsIn(Strict):
+    ids: list[str] = Field(min_length=1, max_length=1000)
+
+
+class KeyIn(Strict):
+    name: str = Field(min_length=1, max_length=128)
+    namespaces: list[str] = Field(default_factory=list, max_length=1000)
+    admin: bool = False
+
+
+class Page(BaseModel):
+    items: list[dict[str, Any]]
+    limit: int
+    offset: int
+    next_offset: int | None = Field(description="Pass as offset for the next page; None: last.")

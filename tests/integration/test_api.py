@@ -1,0 +1,231 @@
+"""The REST API over real HTTP (uvicorn on a free port) on a real SQLite vault: keys scoped
+to namespaces, writing, recall, feedback, the dream as a job, review, inbox, pagination, and
+what bad input gets."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from api.app import create_app
+from memvault import FixedClock, MemVault
+from memvault.embed import HashingEmbedder
+from memvault.jobs import InProcessJobs
+from tests.http import serving
+
+ADMIN = "admin-key-for-tests-only-0123456789"
+T = datetime(2025, 1, 10, 9, 0, tzinfo=UTC)
+
+
+@dataclass
+class Server:
+    url: str
+    vault: MemVault
+
+    def client(self, key: str | None = ADMIN) -> httpx.Client:
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=30)
+
+    def key(self, *namespaces: str, admin: bool = False) -> str:
+        with self.client() as c:
+            r = c.post(
+                "/v1/keys", json={"name": "t", "namespaces": list(namespaces), "admin": admin}
+            )
+            assert r.status_code == 201, r.text
+            return str(r.json()["key"])
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    vault = MemVault.open(
+        tmp_path / "api.db",
+        embedder=HashingEmbedder(),
+        clock=FixedClock(T + timedelta(days=200)),
+        server={"admin_key": ADMIN, "max_body_bytes": 64_000},
+    )
+    with serving(create_app(vault, InProcessJobs(vault.c))) as url:
+        yield Server(url, vault)
+    vault.close()
+
+
+def turns() -> list[dict[str, Any]]:
+    said = [
+        (0, "s1", "I live in Berlin and I work at Helio Labs."),
+        (40, "s2", "My manager is Tobias."),
+        (150, "s3", "I moved to Lisbon last week!"),
+        (160, "s4", "I really enjoy surfing in Ericeira on weekends."),
+        (170, "s5", "I really enjoy surfing in Ericeira on weekends!"),
+        (175, "s6", "Lunch with Tobias at the harbour."),
+    ]
+    return [
+        {
+            "content": text,
+            "speaker": "Maya",
+            "session_id": s,
+            "occurred_at": (T + timedelta(days=d)).isoformat(),
+        }
+        for d, s, text in said
+    ]
+
+
+def test_keys_scope_namespaces_and_reveal_nothing_of_others(server: Server) -> None:
+    with server.client(None) as anon:
+        r = anon.post("/v1/ns/alice/recall", json={"query": "hi"})
+        assert r.status_code == 401 and r.json()["error"]["type"] == "unauthorized"
+        assert "Bearer" in r.json()["error"]["message"]
+    with server.client("mvk_nope_nope") as bad:
+        assert bad.get("/v1/namespaces").status_code == 401
+    alice = server.key("alice")
+    with server.client(alice) as c:
+        assert c.post("/v1/ns/alice/episodes", json={"items": turns()}).status_code == 201
+        other = c.post("/v1/ns/bob/recall", json={"query": "Berlin"})
+        absent = c.post("/v1/ns/nobody/recall", json={"query": "Berlin"})
+        assert other.status_code == absent.status_code == 404
+        assert other.json()["error"]["message"].replace("bob", "X") == absent.json()["error"][
+            "message"
+        ].replace("nobody", "X")
+        assert c.post("/v1/keys", json={"name": "x", "admin": True}).status_code == 403
+        assert [n["namespace"] for n in c.get("/v1/namespaces").json()["namespaces"]] == ["alice"]
+    with server.client() as admin:
+        listed = admin.get("/v1/keys").json()["keys"]
+        assert all("digest" not in k for k in listed)  # only the HMAC is stored, never shown
+        (record,) = [k for k in listed if k["namespaces"] == ["alice"]]
+        assert admin.delete(f"/v1/keys/{record['id']}").json()["status"] == "revoked"
+    with server.client(alice) as c:
+        assert c.get("/v1/ns/alice/stats").status_code == 401  # revoked: at once
+
+
+def test_write_recall_feedback_and_pages(server: Server) -> None:
+    key = server.key("maya")
+    with server.client(key) as c:
+        w = c.post("/v1/ns/maya/sessions/s9/episodes", json={"items": [{"content": "Hello."}]})
+        assert w.status_code == 201 and w.json()["created"] == 1
+        w = c.post("/v1/ns/maya/episodes", json={"items": turns()})
+        assert w.json()["created"] == 6 and w.json()["facts_created"] >= 2
+        f = c.post(
+            "/v1/ns/maya/facts",
+            json={"items": [{"subject": "Maya", "predicate": "likes", "object": "tea"}]},
+        )
+        assert f.status_code == 201 and len(f.json()["fact_ids"]) == 1
+        r = c.post("/v1/ns/maya/recall", json={"query": "where does Maya surf?", "explain": True})
+        hits = r.json()["hits"]
+        assert "Ericeira" in hits[0]["text"] and hits[0]["explanation_text"].startswith("score")
+        past = c.post(
+            "/v1/ns/maya/recall",
+            json={"query": "Maya lives in", "as_of": (T + timedelta(days=10)).isoformat()},
+        )
+        assert past.status_code == 200
+        fb = c.post("/v1/ns/maya/feedback", json={"ids": [hits[0]["id"]], "signal": "reinforce"})
+        assert fb.json()["updated"] == 1
+        missing = c.post("/v1/ns/maya/feedback", json={"ids": ["nope"], "signal": "up"})
+        assert missing.status_code == 404 and "nope" in missing.json()["error"]["message"]
+        first = c.get("/v1/ns/maya/episodes", params={"limit": 4}).json()
+        second = c.get("/v1/ns/maya/episodes", params={"limit": 4, "offset": 4}).json()
+        assert first["next_offset"] == 4 and second["next_offset"] is None
+        ids = [e["id"] for e in first["items"] + second["items"]]
+        assert len(ids) == len(set(ids)) == 7
+        one = c.get(f"/v1/ns/maya/episodes/{ids[0]}")
+        assert one.json()["id"] == ids[0]
+        facts = c.get("/v1/ns/maya/facts", params={"subject": "Maya"}).json()["items"]
+        assert {"lives_in", "likes"} <= {x["predicate"] for x in facts}
+
+
+def test_bad_input_gets_a_json_error_that_names_what_to_fix(server: Server) -> None:
+    key = server.key("maya")
+    with server.client(key) as c:
+        r = c.post("/v1/ns/maya/episodes", json={"items": [{"content": "x", "importance": 5}]})
+        assert r.status_code == 422
+        err = r.json()["error"]
+        assert err["field"] == "items.0.importance" and "less than or equal" in err["message"]
+        r = c.post("/v1/ns/maya/recall", json={"query": "x", "k": 0, "surprise": 1})
+        fields = {d["field"] for d in r.json()["error"]["details"]}
+        assert r.status_code == 422 and {"k", "surprise"} <= fields
+        r = c.post(
+            "/v1/ns/maya/episodes",
+            content=b"{not json",
+            headers={"content-type": "application/json"},
+        )
+        assert r.status_code == 422
+        big = {"items": [{"content": "x" * 70_000}]}
+        r = c.post("/v1/ns/maya/episodes", json=big)
+        assert r.status_code == 413 and r.json()["error"]["type"] == "too_large"
+        assert c.get("/v1/ns/bad%20name/stats").status_code == 422
+        assert c.get("/v1/ns/maya/episodes", params={"limit": 100_000}).status_code == 422
+        assert c.get("/v1/ns/maya/stats").json()["episodes"] == 0  # nothing half-written
+
+
+def _wait(c: httpx.Client, path: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        body: dict[str, Any] = c.get(path).json()
+        if body["status"] in ("done", "failed"):
+            return body
+        time.sleep(0.1)
+    raise AssertionError(f"job at {path} did not finish")
+
+
+def test_dream_job_runs_review_and_inbox(server: Server) -> None:
+    key = server.key("maya")
+    with server.client(key) as c:
+        c.post("/v1/ns/maya/episodes", json={"items": turns()})
+        dry = c.post("/v1/ns/maya/dream", json={})
+        assert dry.status_code == 200 and dry.json()["status"] == "planned"
+        assert dry.json()["changes"] > 0
+        assert c.get("/v1/ns/maya/dream/runs").json()["items"] == []  # a dry run writes nothing
+        queued = c.post("/v1/ns/maya/dream", json={"apply": True})
+        assert queued.status_code == 202
+        job = _wait(c, f"/v1/ns/maya/dream/jobs/{queued.json()['job_id']}")
+        assert job["status"] == "done" and job["result"]["status"] == "applied"
+        run_id = job["result"]["run_id"]
+        (run,) = c.get("/v1/ns/maya/dream/runs").json()["items"]
+        assert run["run_id"] == run_id
+        report = c.get(f"/v1/ns/maya/dream/runs/{run_id}").json()
+        assert report["counts"]
+        lives = c.get("/v1/ns/maya/facts", params={"predicate": "lives_in"}).json()["items"]
+        assert [f["object"] for f in lives] == ["Lisbon"]
+        inbox = c.get("/v1/ns/maya/inbox", params={"status": "all"}).json()
+        if inbox["items"]:
+            seen = c.post("/v1/ns/maya/inbox/seen", json={"ids": [inbox["items"][0]["id"]]})
+            assert seen.json()["marked"] == 1
+        assert c.post("/v1/ns/maya/inbox/seen", json={"ids": ["nope"]}).status_code == 404
+        assert c.post("/v1/ns/maya/review/nope/approve").status_code == 404
+        undone = c.post(f"/v1/ns/maya/dream/runs/{run_id}/undo", json={})
+        assert undone.status_code == 200 and undone.json()["restored"] > 0
+        lives = c.get("/v1/ns/maya/facts", params={"predicate": "lives_in"}).json()["items"]
+        assert sorted(f["object"] for f in lives) == ["Berlin", "Lisbon"]
+
+
+def test_review_items_are_approved_and_rejected_over_http(server: Server) -> None:
+    key = server.key("maya")
+    with server.client(key) as c:
+        priya = {
+            "content": "My manager is Priya.",
+            "speaker": "Maya",
+            "session_id": "s2",
+            "occurred_at": (T + timedelta(days=40)).isoformat(),
+        }
+        c.post("/v1/ns/maya/episodes", json={"items": [*turns(), priya]})
+        queued = c.post("/v1/ns/maya/dream", json={"apply": True}).json()
+        job = _wait(c, f"/v1/ns/maya/dream/jobs/{queued['job_id']}")
+        assert job["status"] == "done"
+        pending = c.get("/v1/ns/maya/review").json()["items"]
+        assert pending, "two managers named at once go to review"
+        r = c.post(f"/v1/ns/maya/review/{pending[0]['id']}/reject", json={"note": "both wrong"})
+        assert r.json()["status"] == "rejected"
+        again = c.post(f"/v1/ns/maya/review/{pending[0]['id']}/approve")
+        assert again.status_code == 422 and "already rejected" in again.json()["error"]["message"]
+
+
+def test_openapi_documents_every_route(server: Server) -> None:
+    with server.client(None) as c:
+        spec = c.get("/openapi.json").json()
+    paths = set(spec["paths"])
+    assert {"/v1/ns/{namespace}/recall", "/v1/ns/{namespace}/dream", "/v1/keys"} <= paths
+    assert c is not None

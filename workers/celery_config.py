@@ -1,0 +1,60 @@
+"""Celery configuration from Settings, without side effects (importable anywhere)."""
+
+from __future__ import annotations
+
+from celery import Celery
+from celery.schedules import crontab
+
+from memvault.bootstrap import load_settings
+from memvault.config import Settings
+from memvault.errors import ConfigError
+
+
+def beat_schedule(settings: Settings) -> dict[str, dict[str, object]]:
+    every = settings.server.dream_check_every_s
+    if every:
+        return {"dream-check": {"task": "memvault.dream_check", "schedule": every}}
+    fields = settings.server.dream_check_cron.split()
+    if len(fields) != 5:
+        raise ConfigError(
+            "needs five fields: minute hour day-of-month month day-of-week",
+            setting="server.dream_check_cron",
+        )
+    minute, hour, day, month, weekday = fields
+    return {
+        "dream-check": {
+            "task": "memvault.dream_check",
+            "schedule": crontab(
+                minute=minute,
+                hour=hour,
+                day_of_month=day,
+                month_of_year=month,
+                day_of_week=weekday,
+            ),
+        }
+    }
+
+
+def make_celery(settings: Settings | None = None) -> Celery:
+    settings = settings or load_settings()
+    url = settings.server.redis_url
+    if not url:
+        raise ConfigError(
+            "Celery needs Redis: set MEMVAULT_SERVER__REDIS_URL", setting="server.redis_url"
+        )
+    app = Celery("memvault", broker=url, backend=url, include=["workers.tasks"])
+    app.conf.update(
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        task_serializer="json",
+        result_serializer="json",
+        accept_content=["json"],
+        result_expires=7 * 24 * 3600,
+        task_track_started=True,
+        broker_transport_options={"visibility_timeout": settings.server.task_visibility_timeout_s},
+        broker_connection_retry_on_startup=True,
+        beat_schedule=beat_schedule(settings),
+        timezone="UTC",
+    )
+    return app

@@ -1,0 +1,49 @@
+"""Celery tasks: thin wrappers over :mod:`memvault.jobs`. Each worker process opens one
+container (store, coordination, models) on first use and keeps it."""
+
+from __future__ import annotations
+
+import logging
+from functools import cache
+from typing import Any
+
+from memvault import jobs
+from memvault.bootstrap import Container, bootstrap
+from memvault.coord.redis import CoordinationUnavailable
+from memvault.errors import ConflictError, StoreError
+from workers.app import app
+
+log = logging.getLogger(__name__)
+
+
+@cache
+def container() -> Container:
+    return bootstrap()
+
+
+@app.task(
+    name="memvault.dream_namespace",
+    bind=True,
+    acks_late=True,
+    # a held lock (another worker dreams it now) or a store / Redis hiccup: try again later
+    autoretry_for=(ConflictError, CoordinationUnavailable, StoreError),
+    retry_backoff=5,
+    retry_backoff_max=600,
+    retry_jitter=True,
+    max_retries=5,
+)
+def dream_namespace(
+    self: Any, namespace: str, apply: bool = True, force: bool = False
+) -> dict[str, Any]:
+    """One dream of one namespace (idempotent; resumes an interrupted run first)."""
+    return jobs.dream_namespace(container(), namespace, apply=apply, force=force)
+
+
+@app.task(name="memvault.dream_check", acks_late=True)
+def dream_check() -> dict[str, Any]:
+    """The nightly fan-out: one dream task per namespace whose gate is open."""
+    due = jobs.namespaces_due(container())
+    for ns in due:
+        dream_namespace.delay(ns)
+    log.info("dream check: %d namespace(s) due", len(due))
+    return {"queued": due}
