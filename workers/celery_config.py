@@ -52,7 +52,12 @@ def make_celery(settings: Settings | None = None) -> Celery:
         accept_content=["json"],
         result_expires=7 * 24 * 3600,
         task_track_started=True,
-        broker_transport_options={"visibility_timeout": settings.server.task_visibility_timeout_s},
+        broker_transport_options={
+            "visibility_timeout": settings.server.task_visibility_timeout_s,
+            # sweep for tasks of dead workers at the pace of the timeout, not every ~100 s
+            "unacked_restore_interval": min(10, settings.server.task_visibility_timeout_s),
+            "unacked_restore_throttle": 1,
+        },
         broker_connection_retry_on_startup=True,
         beat_schedule=beat_schedule(settings),
         timezone="UTC",
