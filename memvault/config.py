@@ -254,7 +254,6 @@ class ServerSettings(BaseModel):
     host: str = "127.0.0.1"
     port: int = Field(default=8080, ge=1, le=65535)
     max_body_bytes: int = Field(default=1_048_576, ge=1024, description="Larger bodies: 413.")
-    max_page: int = Field(default=500, ge=1, description="The most items one page returns.")
     dream_check_cron: str = Field(
         default="0 3 * * *",
         description="When beat checks every namespace's gate (minute hour day month weekday).",

@@ -6,9 +6,9 @@ import math
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from memvault.kg.model import MemoryType
+from memvault.kg.model import EntityType, MemoryType, normalize_predicate
 
 
 class EpisodeIn(BaseModel):
@@ -58,3 +58,25 @@ class FactIn(BaseModel):
         if not math.isfinite(v):
             raise ValueError("must be a finite number between 0 and 1")
         return v
+
+    @field_validator("predicate")
+    @classmethod
+    def _predicate(cls, v: str) -> str:
+        if not normalize_predicate(v):
+            raise ValueError("needs letters or digits, e.g. 'lives in' or 'works_at'")
+        return v
+
+    @field_validator("subject_type")
+    @classmethod
+    def _type(cls, v: str) -> str:
+        if v not in {t.value for t in EntityType}:
+            raise ValueError(f"must be one of {', '.join(t.value for t in EntityType)}")
+        return v
+
+    @model_validator(mode="after")
+    def _interval(self) -> FactIn:
+        if self.valid_at and self.invalid_at and self.invalid_at <= self.valid_at:
+            raise ValueError(
+                "invalid_at must be after valid_at (a fact cannot end before it starts)"
+            )
+        return self

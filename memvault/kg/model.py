@@ -156,7 +156,10 @@ class Fact(Record):
     @field_validator("predicate")
     @classmethod
     def _predicate_form(cls, v: str) -> str:
-        return normalize_predicate(v)
+        normal = normalize_predicate(v)
+        if not normal:
+            raise ValueError(f"predicate {v!r} has no letters or digits (e.g. 'lives_in')")
+        return normal
 
     def is_valid_at(self, at: datetime) -> bool:
         """Held in the world at ``at`` and not retired by the vault."""

@@ -10,8 +10,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
+from memvault.kg.model import normalize_predicate
 from memvault.kg.temporal_conflict import Conflict, Verdict
 from memvault.llm.port import Prompt
 
@@ -33,6 +34,21 @@ class ExtractedFact(BaseModel):
 class Extraction(BaseModel):
     entities: list[ExtractedEntity] = Field(default_factory=list)
     facts: list[ExtractedFact] = Field(default_factory=list)
+
+    @field_validator("facts")
+    @classmethod
+    def _usable(cls, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+        """A model's unusable triples (empty parts, a predicate of punctuation) are dropped,
+        not allowed to fail the whole write."""
+        return [
+            f
+            for f in facts
+            if f.subject.strip()
+            and f.object.strip()
+            and f.statement.strip()
+            and normalize_predicate(f.predicate)
+            and len(f.predicate) <= 128
+        ]
 
 
 _EXTRACT_SYSTEM = (

@@ -156,6 +156,21 @@ def test_bad_input_gets_a_json_error_that_names_what_to_fix(server: Server) -> N
         big = {"items": [{"content": "x" * 70_000}]}
         r = c.post("/v1/ns/maya/episodes", json=big)
         assert r.status_code == 413 and r.json()["error"]["type"] == "too_large"
+        # found by schemathesis: a predicate of punctuation was stored and broke reads
+        r = c.post(
+            "/v1/ns/maya/facts",
+            json={"items": [{"subject": "A", "predicate": "!!", "object": "b"}]},
+        )
+        assert r.status_code == 422 and r.json()["error"]["field"] == "items.0.predicate"
+        late = {
+            "subject": "A",
+            "predicate": "p",
+            "object": "b",
+            "valid_at": "2025-02-01T00:00:00Z",
+            "invalid_at": "2025-01-01T00:00:00Z",
+        }
+        r = c.post("/v1/ns/maya/facts", json={"items": [late]})
+        assert r.status_code == 422 and "invalid_at must be after" in r.json()["error"]["message"]
         assert c.get("/v1/ns/bad%20name/stats").status_code == 422
         assert c.get("/v1/ns/maya/episodes", params={"limit": 100_000}).status_code == 422
         assert c.get("/v1/ns/maya/stats").json()["episodes"] == 0  # nothing half-written

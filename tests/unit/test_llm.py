@@ -67,3 +67,18 @@ def test_litellm_answer_in_code_fences_is_accepted() -> None:
     )
     out = llm.complete(extract_v1("x", speaker=None, subject_hint="user"), call_site="s")
     assert out == Extraction()
+
+
+def test_a_models_unusable_triples_are_dropped_not_fatal() -> None:
+    from memvault.llm.prompts import Extraction
+
+    answer = Extraction.model_validate(
+        {
+            "facts": [
+                {"subject": "Ana", "predicate": "lives in", "object": "Porto", "statement": "s"},
+                {"subject": "Ana", "predicate": "!!", "object": "x", "statement": "s"},
+                {"subject": " ", "predicate": "likes", "object": "x", "statement": "s"},
+            ]
+        }
+    )
+    assert [f.predicate for f in answer.facts] == ["lives in"]
