@@ -74,6 +74,29 @@ def build_llm(settings: Settings) -> LLM:
     return OfflineProvider()
 
 
+def build_store(settings: Settings) -> Store:
+    if settings.store == "sqlite":
+        return SQLiteStore(settings.database, synchronous=settings.sqlite_synchronous)
+    if not settings.graph_url:
+        raise ConfigError(f"store={settings.store} needs graph_url", setting="graph_url")
+    from memvault.kg.cypher import CypherStore
+
+    if settings.store == "falkordb":
+        from memvault.kg.cypher.falkordb import FalkorDialect
+
+        return CypherStore(FalkorDialect(settings.graph_url, graph=settings.graph_name))
+    from memvault.kg.cypher.neo4j import Neo4jDialect
+
+    return CypherStore(
+        Neo4jDialect(
+            settings.graph_url,
+            settings.neo4j_user,
+            settings.neo4j_password or "",
+            settings.neo4j_database,
+        )
+    )
+
+
 def build_coordination(settings: Settings) -> Coordination:
     if settings.server.redis_url:
         from memvault.coord.redis import RedisCoordination
@@ -85,9 +108,7 @@ def build_coordination(settings: Settings) -> Coordination:
 def bootstrap(settings: Settings | None = None, **overrides: Any) -> Container:
     """Build everything from settings; ``overrides`` replace parts (store=, embedder=, ...)."""
     settings = settings or load_settings()
-    store = overrides.pop("store", None) or SQLiteStore(
-        settings.database, synchronous=settings.sqlite_synchronous
-    )
+    store = overrides.pop("store", None) or build_store(settings)
     return Container(
         settings=settings,
         store=store,

@@ -287,6 +287,17 @@ class Settings(BaseSettings):
     data_dir: Path = Field(default=Path.home() / ".memvault")
     db_path: Path | None = Field(default=None, description="Default: <data_dir>/memvault.db")
     default_namespace: str = "default"
+    store: Literal["sqlite", "falkordb", "neo4j"] = Field(
+        default="sqlite",
+        description="sqlite: the file at db_path; falkordb / neo4j: the Cypher store at graph_url",
+    )
+    graph_url: str | None = Field(
+        default=None, description="redis://host:port (FalkorDB) or bolt:// / neo4j:// (Neo4j)."
+    )
+    graph_name: str = Field(default="memvault", description="FalkorDB: the graph's key.")
+    neo4j_user: str = "neo4j"
+    neo4j_password: str | None = None
+    neo4j_database: str | None = None
     embedder: Literal["auto", "minilm", "hashing"] = Field(
         default="auto",
         description="auto: all-MiniLM-L6-v2 when torch is installed, else the hashing fallback",

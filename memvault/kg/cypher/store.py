@@ -1,0 +1,647 @@
+"""The Cypher store: one adapter for Neo4j 5 and FalkorDB, in portable Cypher.
+
+What differs between the two servers (DDL, full-text calls, the executor) sits in a
+:class:`Dialect`; everything here is shared text, kept portable (decision 6 of the brief):
+times as epoch seconds, own ``id`` properties, nested data as JSON strings, no ``EXISTS {}``
+or ``COUNT {}`` subqueries, no ``=~``, no ``elementId()``, no named indexes.
+
+The graph:
+
+- ``(:Namespace {name, seq})`` — the write counter (the watermark);
+- ``(:Session|:Episode|:Entity|:Fact {ns, id, body, seq, rank, ...})`` — ``body`` is the
+  record's JSON, the other properties are what lookups filter on; ``rank`` keeps insertion
+  order; episodes and facts carry ``text`` (a namespace token + the indexed words) for the
+  full-text index;
+- ``(:Episode)-[:MENTIONS]->(:Entity)``;
+- ``(:Vector {ns, kind, id, vec, vseq})`` — unit vectors, searched exactly in memory;
+- ``(:Tombstone {ns, kind, id, seq})`` — deletions, for the change feed;
+- ``(:Doc {ns, kind, id, status, created_at, seq, body})``.
+
+**Atomicity.** A batch is written by one query, and each query is atomic on both servers
+(FalkorDB: by design; Neo4j: in one transaction). ``transaction()`` buffers the batches of
+its block and writes them all in one query when the block ends, or nothing when it raises.
+Reads inside the block see what was committed before it (the writes are not visible until
+the end): read-modify-write code stays correct, its isolation from other writers is the
+server's per-query isolation.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+
+from memvault.clock import ensure_utc
+from memvault.errors import InvalidInputError
+from memvault.kg.model import (
+    Entity,
+    Episode,
+    Fact,
+    Mention,
+    RecordKind,
+    Session,
+    VectorKind,
+    normalize_name,
+)
+from memvault.kg.sqlite.sql import ns_token
+from memvault.kg.sqlite.vectors import unit
+from memvault.kg.store import Batch, Changes, Doc, FactQuery, Store, VectorRecord
+
+M = TypeVar("M", Session, Episode, Entity, Fact)
+LABEL: dict[str, str] = {
+    "session": "Session",
+    "episode": "Episode",
+    "entity": "Entity",
+    "fact": "Fact",
+}
+MODEL: dict[str, type[Session | Episode | Entity | Fact]] = {
+    "session": Session,
+    "episode": Episode,
+    "entity": Entity,
+    "fact": Fact,
+}
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+class Dialect(Protocol):
+    """What differs between servers. ``read`` / ``write`` run one query and return its rows;
+    a ``write`` is atomic."""
+
+    name: str
+
+    def setup(self) -> None: ...
+
+    def read(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]: ...
+
+    def write(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]: ...
+
+    def fulltext(
+        self, label: str, token: str, words: Sequence[str], k: int
+    ) -> tuple[str, dict[str, Any]]:
+        """A query returning (id, score) rows, best first, of nodes of ``label`` whose text
+        holds ``token`` and any of ``words``."""
+        ...
+
+    def close(self) -> None: ...
+
+
+def _epoch(t: datetime | None) -> float | None:
+    return ensure_utc(t).timestamp() if t is not None else None
+
+
+def _props(kind: str, r: Any, ns: str) -> dict[str, Any]:
+    base = {"body": r.model_dump_json()}
+    if kind == "session":
+        return base | {"last_at": _epoch(r.last_at)}
+    if kind == "episode":
+        return base | {
+            "external_id": r.external_id,
+            "content_hash": r.content_hash,
+            "session_id": r.session_id,
+            "position": r.position,
+            "occurred_at": _epoch(r.occurred_at),
+            "text": f"{ns_token(ns)} {r.index_text()}",
+        }
+    if kind == "entity":
+        return base | {"names": sorted({n for n in map(normalize_name, r.names()) if n})}
+    return base | {
+        "subject_id": r.subject_id,
+        "object_id": r.object_id,
+        "predicate": r.predicate,
+        "expired": r.expired_at is not None,
+        "text": f"{ns_token(ns)} {r.statement}",
+    }
+
+
+class _Matrix:
+    """Unit vectors of one (namespace, kind), kept current from the ``vseq`` feed."""
+
+    def __init__(self) -> None:
+        self.seq = -1
+        self.rows: dict[str, np.ndarray] = {}
+        self._stack: tuple[list[str], np.ndarray] | None = None
+
+    def apply(
+        self, upserts: list[tuple[int, str, list[float]]], deletes: list[tuple[int, str]]
+    ) -> None:
+        events = [(s, 0, i, None) for s, i in deletes] + [(s, 1, i, v) for s, i, v in upserts]
+        for _, op, rid, vec in sorted(events, key=lambda e: (e[0], e[1], e[2])):
+            self.rows.pop(rid, None)  # a replaced vector moves last: ties go by write order
+            if op == 1:
+                self.rows[rid] = np.asarray(vec, dtype=np.float32)
+        if events:
+            self._stack = None
+
+    def stack(self) -> tuple[list[str], np.ndarray]:
+        if self._stack is None:
+            ids = list(self.rows)
+            data = np.stack([self.rows[i] for i in ids]) if ids else np.zeros((0, 0), np.float32)
+            self._stack = (ids, data)
+        return self._stack
+
+
+class CypherStore(Store):
+    def __init__(self, dialect: Dialect):
+        self.d = dialect
+        self.d.setup()
+        self._lock = threading.RLock()
+        self._pending: list[Batch] | None = None
+        self._depth = 0
+        self._matrices: dict[tuple[str, str], _Matrix] = {}
+
+    # -- writes ---------------------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self._lock:
+            outer = self._depth == 0
+            if outer:
+                self._pending = []
+            self._depth += 1
+            try:
+                yield
+            except BaseException:
+                self._depth -= 1
+                if outer:
+                    self._pending = None
+                raise
+            self._depth -= 1
+            if outer:
+                batches, self._pending = self._pending or [], None
+                if batches:
+                    self._write(batches)
+
+    def apply(self, batch: Batch) -> int:
+        _check_namespace(batch)
+        with self._lock:
+            if self._pending is not None:
+                self._pending.append(batch)
+                return self.watermark(batch.namespace) + len(self._pending)
+            return self._write([batch])
+
+    def _write(self, batches: list[Batch]) -> int:
+        parts: list[str] = []
+        params: dict[str, Any] = {}
+        for n, batch in enumerate(batches):
+            part, p = _batch_query(batch, f"b{n}_")
+            parts.append(part)
+            params.update(p)
+        query = "\n".join(parts) + "\nRETURN seq"
+        rows = self.d.write(query, params)
+        return int(rows[0][0]) if rows else 0
+
+    # -- lookups by id --------------------------------------------------------------------
+    def _bodies(self, kind: str, ns: str, ids: Sequence[str]) -> list[Any]:
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return []
+        rows = self.d.read(
+            f"MATCH (n:{LABEL[kind]}) WHERE n.ns = $ns AND n.id IN $ids RETURN n.body",
+            {"ns": ns, "ids": wanted},
+        )
+        model = MODEL[kind]
+        found = {r.id: r for r in (model.model_validate_json(row[0]) for row in rows)}
+        return [found[i] for i in wanted if i in found]
+
+    def get_episodes(self, namespace: str, ids: Sequence[str]) -> list[Episode]:
+        return self._bodies("episode", namespace, ids)
+
+    def get_facts(self, namespace: str, ids: Sequence[str]) -> list[Fact]:
+        return self._bodies("fact", namespace, ids)
+
+    def get_entities(self, namespace: str, ids: Sequence[str]) -> list[Entity]:
+        return self._bodies("entity", namespace, ids)
+
+    def get_sessions(self, namespace: str, ids: Sequence[str]) -> list[Session]:
+        return self._bodies("session", namespace, ids)
+
+    def episodes_by_external_id(
+        self, namespace: str, external_ids: Sequence[str]
+    ) -> dict[str, str]:
+        if not external_ids:
+            return {}
+        rows = self.d.read(
+            "MATCH (n:Episode) WHERE n.ns = $ns AND n.external_id IN $ids"
+            " RETURN n.external_id, n.id",
+            {"ns": namespace, "ids": list(external_ids)},
+        )
+        return {r[0]: r[1] for r in rows}
+
+    def episodes_by_hash(self, namespace: str, hashes: Sequence[str]) -> dict[str, str]:
+        if not hashes:
+            return {}
+        rows = self.d.read(
+            "MATCH (n:Episode) WHERE n.ns = $ns AND n.content_hash IN $hs"
+            " RETURN n.content_hash, min(n.id)",
+            {"ns": namespace, "hs": list(dict.fromkeys(hashes))},
+        )
+        return {r[0]: r[1] for r in rows}
+
+    # -- graph lookups --------------------------------------------------------------------
+    def find_entities(self, namespace: str, names: Sequence[str]) -> list[Entity]:
+        norms = list(dict.fromkeys(n for n in (normalize_name(x) for x in names) if n))
+        if not norms:
+            return []
+        rows = self.d.read(
+            "MATCH (n:Entity) WHERE n.ns = $ns AND any(x IN n.names WHERE x IN $names)"
+            " RETURN n.id ORDER BY n.rank",
+            {"ns": namespace, "names": norms},
+        )
+        return self.get_entities(namespace, [r[0] for r in rows])
+
+    def episodes_mentioning(
+        self, namespace: str, entity_ids: Sequence[str], limit: int
+    ) -> list[tuple[str, str]]:
+        if not entity_ids or limit <= 0:
+            return []
+        rows = self.d.read(
+            "MATCH (e:Episode)-[:MENTIONS]->(x:Entity) WHERE e.ns = $ns AND x.ns = $ns"
+            " AND x.id IN $ids RETURN e.id, x.id ORDER BY e.occurred_at DESC, e.id LIMIT $k",
+            {"ns": namespace, "ids": list(entity_ids), "k": int(limit)},
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def facts_about(
+        self, namespace: str, entity_ids: Sequence[str], include_expired: bool = False
+    ) -> list[Fact]:
+        if not entity_ids:
+            return []
+        live = "" if include_expired else " AND n.expired = false"
+        rows = self.d.read(
+            "MATCH (n:Fact) WHERE n.ns = $ns AND (n.subject_id IN $ids OR n.object_id IN $ids)"
+            f"{live} RETURN n.body ORDER BY n.rank",
+            {"ns": namespace, "ids": list(entity_ids)},
+        )
+        return [Fact.model_validate_json(r[0]) for r in rows]
+
+    def list_facts(self, namespace: str, query: FactQuery) -> list[Fact]:
+        where = ["n.ns = $ns"]
+        params: dict[str, Any] = {"ns": namespace, "skip": query.offset, "k": query.limit}
+        if query.subject_ids is not None:
+            if not query.subject_ids:
+                return []
+            where.append("n.subject_id IN $ids")
+            params["ids"] = list(query.subject_ids)
+        if query.predicate is not None:
+            where.append("n.predicate = $p")
+            params["p"] = query.predicate
+        if not query.include_expired:
+            where.append("n.expired = false")
+        rows = self.d.read(
+            f"MATCH (n:Fact) WHERE {' AND '.join(where)} RETURN n.body ORDER BY n.rank"
+            " SKIP $skip LIMIT $k",
+            params,
+        )
+        return [Fact.model_validate_json(r[0]) for r in rows]
+
+    def list_episodes(
+        self, namespace: str, *, session_id: str | None = None, limit: int = 1000, offset: int = 0
+    ) -> list[Episode]:
+        where = "n.ns = $ns" + (" AND n.session_id = $s" if session_id is not None else "")
+        rows = self.d.read(
+            f"MATCH (n:Episode) WHERE {where} RETURN n.body"
+            " ORDER BY n.occurred_at, coalesce(n.position, -1), n.id SKIP $skip LIMIT $k",
+            {"ns": namespace, "s": session_id, "skip": offset, "k": limit},
+        )
+        return [Episode.model_validate_json(r[0]) for r in rows]
+
+    def session_neighbours(
+        self, namespace: str, episodes: Sequence[Episode], window: int
+    ) -> dict[str, list[str]]:
+        asks = [
+            {
+                "id": e.id,
+                "s": e.session_id,
+                "lo": e.position - window,
+                "hi": e.position + window,
+                "p": e.position,
+            }
+            for e in episodes
+            if e.session_id is not None and e.position is not None and window > 0
+        ]
+        if not asks:
+            return {}
+        rows = self.d.read(
+            "UNWIND $asks AS a MATCH (n:Episode) WHERE n.ns = $ns AND n.session_id = a.s"
+            " AND n.position >= a.lo AND n.position <= a.hi AND n.position <> a.p"
+            " RETURN a.id, n.id, n.position ORDER BY a.id, n.position",
+            {"ns": namespace, "asks": asks},
+        )
+        out: dict[str, list[str]] = {str(a["id"]): [] for a in asks}
+        for ask_id, rid, _ in rows:
+            out[ask_id].append(rid)
+        return out
+
+    # -- search ---------------------------------------------------------------------------
+    def vector_topk(
+        self, namespace: str, kind: VectorKind, query: np.ndarray, k: int
+    ) -> list[tuple[str, float]]:
+        ids, data = self._fresh(namespace, kind).stack()
+        if not ids or k <= 0:
+            return []
+        q = unit(query)
+        if q.shape[0] != data.shape[1]:
+            raise InvalidInputError(
+                f"query vector has {q.shape[0]} dimensions, the index has {data.shape[1]}",
+                field="query",
+                hint="recall with the embedder the namespace was written with",
+            )
+        scores = data @ q
+        order = np.argsort(-scores, kind="stable")[:k]
+        return [(ids[i], float(scores[i])) for i in order]
+
+    def _fresh(self, namespace: str, kind: str) -> _Matrix:
+        with self._lock:
+            m = self._matrices.setdefault((namespace, kind), _Matrix())
+            mark = self.watermark(namespace)
+            if m.seq >= mark:
+                return m
+            params = {"ns": namespace, "kind": kind, "since": m.seq, "mark": mark}
+            ups = self.d.read(
+                "MATCH (v:Vector) WHERE v.ns = $ns AND v.kind = $kind AND v.vseq > $since"
+                " AND v.vseq <= $mark RETURN v.vseq, v.id, v.vec",
+                params,
+            )
+            gone = self.d.read(
+                "MATCH (t:Tombstone) WHERE t.ns = $ns AND t.kind = $kind AND t.seq > $since"
+                " AND t.seq <= $mark RETURN t.seq, t.id",
+                params,
+            )
+            m.apply([(r[0], r[1], r[2]) for r in ups], [(r[0], r[1]) for r in gone])
+            m.seq = mark
+            return m
+
+    def keyword_topk(
+        self, namespace: str, kind: VectorKind, terms: Sequence[str], k: int
+    ) -> list[tuple[str, float]]:
+        if kind not in ("episode", "fact"):
+            raise InvalidInputError(f"no keyword index for {kind!r}", field="kind")
+        words = sorted({w for t in terms for w in _WORD.findall(t.lower())})
+        if not words or k <= 0:
+            return []
+        query, params = self.d.fulltext(LABEL[kind], ns_token(namespace), words, k)
+        rows = self.d.read(query, params | {"ns": namespace})
+        return [(r[0], float(r[1])) for r in rows]
+
+    def get_vectors(
+        self, namespace: str, kind: VectorKind, ids: Sequence[str]
+    ) -> dict[str, np.ndarray]:
+        if not ids:
+            return {}
+        rows = self.d.read(
+            "MATCH (v:Vector) WHERE v.ns = $ns AND v.kind = $kind AND v.id IN $ids"
+            " RETURN v.id, v.vec",
+            {"ns": namespace, "kind": kind, "ids": list(ids)},
+        )
+        return {r[0]: np.asarray(r[1], dtype=np.float32) for r in rows}
+
+    # -- change feed, inventory -----------------------------------------------------------
+    def watermark(self, namespace: str) -> int:
+        rows = self.d.read("MATCH (n:Namespace) WHERE n.name = $ns RETURN n.seq", {"ns": namespace})
+        return int(rows[0][0]) if rows else 0
+
+    def changed_since(self, namespace: str, watermark: int) -> Changes:
+        mark = self.watermark(namespace)
+        params = {"ns": namespace, "since": watermark, "mark": mark}
+
+        def since(kind: str) -> list[Any]:
+            rows = self.d.read(
+                f"MATCH (n:{LABEL[kind]}) WHERE n.ns = $ns AND n.seq > $since AND n.seq <= $mark"
+                " RETURN n.body ORDER BY n.seq, n.id",
+                params,
+            )
+            return [MODEL[kind].model_validate_json(r[0]) for r in rows]
+
+        deleted = self.d.read(
+            "MATCH (t:Tombstone) WHERE t.ns = $ns AND t.seq > $since AND t.seq <= $mark"
+            " RETURN t.kind, t.id ORDER BY t.seq",
+            params,
+        )
+        return Changes(
+            watermark=mark,
+            episodes=since("episode"),
+            facts=since("fact"),
+            entities=since("entity"),
+            sessions=since("session"),
+            deleted=[(r[0], r[1]) for r in deleted],
+        )
+
+    def namespaces(self) -> list[str]:
+        rows = self.d.read("MATCH (n:Namespace) RETURN n.name ORDER BY n.name")
+        return [r[0] for r in rows if not r[0].startswith("_")]
+
+    def counts(self, namespace: str) -> dict[str, int]:
+        def one(query: str) -> int:
+            return int(self.d.read(query, {"ns": namespace})[0][0])
+
+        return {
+            "episodes": one("MATCH (n:Episode) WHERE n.ns = $ns RETURN count(n)"),
+            "facts": one("MATCH (n:Fact) WHERE n.ns = $ns AND n.expired = false RETURN count(n)"),
+            "facts_all": one("MATCH (n:Fact) WHERE n.ns = $ns RETURN count(n)"),
+            "entities": one("MATCH (n:Entity) WHERE n.ns = $ns RETURN count(n)"),
+            "sessions": one("MATCH (n:Session) WHERE n.ns = $ns RETURN count(n)"),
+            "mentions": one(
+                "MATCH (e:Episode)-[m:MENTIONS]->(:Entity) WHERE e.ns = $ns RETURN count(m)"
+            ),
+            "vectors": one("MATCH (n:Vector) WHERE n.ns = $ns RETURN count(n)"),
+        }
+
+    def iter_records(self, namespace: str) -> Iterator[Session | Episode | Entity | Fact | Mention]:
+        for kind in ("session", "entity", "episode"):
+            rows = self.d.read(
+                f"MATCH (n:{LABEL[kind]}) WHERE n.ns = $ns RETURN n.body ORDER BY n.id",
+                {"ns": namespace},
+            )
+            for (body,) in rows:
+                yield MODEL[kind].model_validate_json(body)
+        for ep, ent in self.d.read(
+            "MATCH (e:Episode)-[:MENTIONS]->(x:Entity) WHERE e.ns = $ns"
+            " RETURN e.id, x.id ORDER BY e.id, x.id",
+            {"ns": namespace},
+        ):
+            yield Mention(namespace=namespace, episode_id=ep, entity_id=ent)
+        rows = self.d.read(
+            "MATCH (n:Fact) WHERE n.ns = $ns RETURN n.body ORDER BY n.id", {"ns": namespace}
+        )
+        for (body,) in rows:
+            yield Fact.model_validate_json(body)
+
+    def mentions_of(self, namespace: str, episode_ids: Sequence[str]) -> list[Mention]:
+        if not episode_ids:
+            return []
+        rows = self.d.read(
+            "MATCH (e:Episode)-[:MENTIONS]->(x:Entity) WHERE e.ns = $ns AND e.id IN $ids"
+            " RETURN e.id, x.id ORDER BY e.id, x.id",
+            {"ns": namespace, "ids": list(episode_ids)},
+        )
+        return [Mention(namespace=namespace, episode_id=r[0], entity_id=r[1]) for r in rows]
+
+    def sessions_active_since(self, namespace: str, since: datetime | None) -> int:
+        if since is None:
+            rows = self.d.read(
+                "MATCH (n:Session) WHERE n.ns = $ns RETURN count(n)", {"ns": namespace}
+            )
+        else:
+            rows = self.d.read(
+                "MATCH (n:Session) WHERE n.ns = $ns AND n.last_at > $t RETURN count(n)",
+                {"ns": namespace, "t": _epoch(since)},
+            )
+        return int(rows[0][0])
+
+    # -- documents ------------------------------------------------------------------------
+    def get_docs(self, namespace: str, kind: str, ids: Sequence[str]) -> list[Doc]:
+        if not ids:
+            return []
+        rows = self.d.read(
+            "MATCH (d:Doc) WHERE d.ns = $ns AND d.kind = $kind AND d.id IN $ids"
+            " RETURN d.id, d.status, d.created_at, d.body",
+            {"ns": namespace, "kind": kind, "ids": list(ids)},
+        )
+        found = {r[0]: _doc(kind, r) for r in rows}
+        return [found[i] for i in ids if i in found]
+
+    def list_docs(
+        self, namespace: str, kind: str, *, status: str | None = None, limit: int = 100
+    ) -> list[Doc]:
+        where = "d.ns = $ns AND d.kind = $kind" + (
+            " AND d.status = $st" if status is not None else ""
+        )
+        rows = self.d.read(
+            f"MATCH (d:Doc) WHERE {where} RETURN d.id, d.status, d.created_at, d.body"
+            " ORDER BY d.created_at DESC, d.seq DESC, d.id LIMIT $k",
+            {"ns": namespace, "kind": kind, "st": status, "k": limit},
+        )
+        return [_doc(kind, r) for r in rows]
+
+    def close(self) -> None:
+        self.d.close()
+
+
+def _doc(kind: str, row: Sequence[Any]) -> Doc:
+    return Doc(
+        kind=kind,
+        id=row[0],
+        status=row[1],
+        created_at=datetime.fromtimestamp(float(row[2]), UTC),
+        body=json.loads(row[3]),
+    )
+
+
+def _check_namespace(batch: Batch) -> None:
+    for group in (batch.sessions, batch.episodes, batch.entities, batch.facts, batch.mentions):
+        for record in group:
+            if record.namespace != batch.namespace:
+                raise InvalidInputError(
+                    f"record {getattr(record, 'id', '')!r} belongs to namespace"
+                    f" {record.namespace!r}, the batch to {batch.namespace!r}",
+                    field="namespace",
+                )
+
+
+def _nonempty(name: str) -> str:
+    """UNWIND that yields one null row for an empty list, so the query goes on."""
+    return f"CASE WHEN size(${name}) = 0 THEN [null] ELSE ${name} END"
+
+
+def _batch_query(batch: Batch, p: str) -> tuple[str, dict[str, Any]]:
+    """One batch as a query part: deletes (with tombstones), then upserts, mentions,
+    vectors and docs, in the order the SQLite adapter applies them. The part starts from
+    ``WITH seq`` of the previous part, if any, and ends with ``seq`` bound."""
+    ns = batch.namespace
+    params: dict[str, Any] = {f"{p}ns": ns, f"{p}now": datetime.now(UTC).timestamp()}
+    lines = [
+        f"MERGE (ns_{p}:Namespace {{name: ${p}ns}})",
+        f"ON CREATE SET ns_{p}.seq = 0, ns_{p}.created_at = ${p}now",
+        f"SET ns_{p}.seq = ns_{p}.seq + 1",
+        f"WITH ns_{p}.seq AS seq",
+    ]
+    if batch.deletes:
+        params[f"{p}del"] = [{"kind": k, "label": LABEL[k], "id": i} for k, i in batch.deletes]
+        for kind, label in LABEL.items():
+            ids = [i for k, i in batch.deletes if k == kind]
+            if not ids:
+                continue
+            params[f"{p}del_{kind}"] = ids
+            lines += [
+                "WITH seq",
+                f"UNWIND {_nonempty(f'{p}del_{kind}')} AS gone",
+                f"OPTIONAL MATCH (d:{label}) WHERE d.ns = ${p}ns AND d.id = gone",
+                "DETACH DELETE d",
+                "WITH DISTINCT seq",
+            ]
+            if kind != "session":
+                lines += [
+                    "WITH seq",
+                    f"UNWIND {_nonempty(f'{p}del_{kind}')} AS gone",
+                    f"OPTIONAL MATCH (v:Vector) WHERE v.ns = ${p}ns AND v.kind = '{kind}'"
+                    " AND v.id = gone",
+                    "DETACH DELETE v",
+                    "WITH DISTINCT seq",
+                ]
+        lines.append(
+            f"FOREACH (t IN ${p}del | CREATE (:Tombstone {{ns: ${p}ns, kind: t.kind,"
+            " id: t.id, seq: seq}))"
+        )
+    groups: list[tuple[str, Sequence[Any]]] = [
+        ("session", batch.sessions),
+        ("episode", batch.episodes),
+        ("entity", batch.entities),
+        ("fact", batch.facts),
+    ]
+    for kind, records in groups:
+        if not records:
+            continue
+        params[f"{p}{kind}"] = [
+            {"id": r.id, "rank": n, "props": _props(kind, r, ns)} for n, r in enumerate(records)
+        ]
+        lines.append(
+            f"FOREACH (r IN ${p}{kind} | MERGE (n:{LABEL[kind]} {{ns: ${p}ns, id: r.id}})"
+            " ON CREATE SET n.rank = seq * 1000000 + r.rank"
+            " SET n += r.props, n.seq = seq)"
+        )
+    if batch.mentions:
+        params[f"{p}men"] = [{"e": m.episode_id, "x": m.entity_id} for m in batch.mentions]
+        lines += [
+            "WITH seq",
+            f"UNWIND {_nonempty(f'{p}men')} AS m",
+            f"OPTIONAL MATCH (e:Episode) WHERE e.ns = ${p}ns AND e.id = m.e",
+            f"OPTIONAL MATCH (x:Entity) WHERE x.ns = ${p}ns AND x.id = m.x",
+            "FOREACH (_ IN CASE WHEN e IS NULL OR x IS NULL THEN [] ELSE [1] END |"
+            " MERGE (e)-[:MENTIONS]->(x))",
+            "WITH DISTINCT seq",
+        ]
+    if batch.vectors:
+        params[f"{p}vec"] = [_vector(v) for v in batch.vectors]
+        lines.append(
+            f"FOREACH (v IN ${p}vec | MERGE (n:Vector {{ns: ${p}ns, kind: v.kind, id: v.id}})"
+            " SET n.vec = v.vec, n.vseq = seq)"
+        )
+    if batch.docs:
+        params[f"{p}doc"] = [
+            {
+                "kind": d.kind,
+                "id": d.id,
+                "status": d.status,
+                "created_at": _epoch(d.created_at) or params[f"{p}now"],
+                "body": json.dumps(d.body, sort_keys=True, default=str),
+            }
+            for d in batch.docs
+        ]
+        lines.append(
+            f"FOREACH (d IN ${p}doc | MERGE (n:Doc {{ns: ${p}ns, kind: d.kind, id: d.id}})"
+            " ON CREATE SET n.created_at = d.created_at"
+            " SET n.status = d.status, n.body = d.body, n.seq = seq)"
+        )
+    return "\n".join(lines), params
+
+
+def _vector(v: VectorRecord) -> dict[str, Any]:
+    return {"kind": v.kind, "id": v.id, "vec": [float(x) for x in unit(v.vector)]}
+
+
+_ = RecordKind  # re-exported names the dialects use

