@@ -53,22 +53,23 @@ def turns(n: int, start: datetime) -> list[dict[str, object]]:
     ]
 
 
-def server(db: Path, env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+def server(env: dict[str, str], port: int, workers: int = 1) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "api.main:app",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
+            *(sys.executable, "-m", "uvicorn", "api.main:app", "--port", str(port)),
+            *("--log-level", "warning", "--workers", str(workers)),
         ],
         env=env,
         cwd=ROOT,
         start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    os.killpg(proc.pid, signal.SIGTERM)
+    proc.wait(30)
 
 
 def wait_up(url: str) -> None:
@@ -104,7 +105,7 @@ async def recall_load(url: str, clients: int, requests: int) -> tuple[list[float
 
 
 def fanout(
-    redis_url: str, db: Path, env: dict[str, str], workers: int, namespaces: int
+    redis_url: str, db: Path, env: dict[str, str], workers: int, namespaces: int, episodes: int
 ) -> dict[str, float]:
     """Seed ``namespaces`` namespaces (each with its gate open), queue one dream each through
     the nightly check, and time until all are applied."""
@@ -112,7 +113,7 @@ def fanout(
     settings = load_settings(db_path=db, server={"redis_url": redis_url})
     with MemVault.open(settings=settings, embedder=HashingEmbedder()) as vault:
         for n in range(namespaces):
-            vault.write_many(turns(40, start), namespace=f"ns{n:03d}")
+            vault.write_many(turns(episodes, start), namespace=f"ns{n:03d}")
     import redis
 
     redis.Redis.from_url(redis_url).flushall()
@@ -133,6 +134,8 @@ def fanout(
             env=env,
             cwd=ROOT,
             start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         for k in range(workers)
     ]
@@ -157,8 +160,7 @@ def fanout(
             time.sleep(0.2)
     elapsed = time.perf_counter() - started
     for p in procs:
-        os.killpg(p.pid, signal.SIGTERM)
-        p.wait(30)
+        stop(p)
     return {
         "workers": workers,
         "namespaces": done,
@@ -173,6 +175,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--episodes", type=int, default=5000)
     parser.add_argument("--namespaces", type=int, default=100)
+    parser.add_argument("--fanout-episodes", type=int, default=40, help="Per namespace.")
     args = parser.parse_args()
     out: dict[str, object] = {"benchmark": "server", "cpus": os.cpu_count()}
     with LocalRedis() as redis_server, tempfile.TemporaryDirectory() as tmp:
@@ -187,7 +190,7 @@ def main() -> None:
         )
         port = free_port()
         url = f"http://127.0.0.1:{port}"
-        api = server(db, env, port)
+        api = server(env, port)
         try:
             wait_up(url)
             start = datetime.now(UTC) - timedelta(days=60)
@@ -203,17 +206,26 @@ def main() -> None:
                 "batch": batch,
                 "episodes_per_s": round(len(items) / write_s, 1),
             }
-            latencies, wall = asyncio.run(recall_load(url, args.clients, args.requests))
-            out["recall_api"] = {
-                "clients": args.clients,
-                "requests": len(latencies),
-                "p50_ms": pct(latencies, 0.5),
-                "p95_ms": pct(latencies, 0.95),
-                "throughput_rps": round(len(latencies) / wall, 1),
-            }
         finally:
-            os.killpg(api.pid, signal.SIGTERM)
-            api.wait(30)
+            stop(api)
+        out["recall_api"] = []
+        for api_workers in (1, 2):
+            api = server(env, port, api_workers)
+            try:
+                wait_up(url)
+                latencies, wall = asyncio.run(recall_load(url, args.clients, args.requests))
+            finally:
+                stop(api)
+            out["recall_api"].append(  # type: ignore[attr-defined]
+                {
+                    "api_processes": api_workers,
+                    "clients": args.clients,
+                    "requests": len(latencies),
+                    "p50_ms": pct(latencies, 0.5),
+                    "p95_ms": pct(latencies, 0.95),
+                    "throughput_rps": round(len(latencies) / wall, 1),
+                }
+            )
         settings = load_settings(db_path=db)
         with MemVault.open(settings=settings, embedder=HashingEmbedder()) as vault:
             one = []
@@ -233,6 +245,7 @@ def main() -> None:
                 dict(env, MEMVAULT_DB_PATH=str(Path(tmp) / f"fan{w}.db")),
                 w,
                 args.namespaces,
+                args.fanout_episodes,
             )
             for w in (1, 2)
         ]

@@ -77,6 +77,8 @@ def test_public_api_all_is_exact() -> None:
         "profile",
         "coord",
         "graphs",
+        "jobs",
+        "devservers",
     }
     assert set(memvault.__all__) - {"__version__"} == exported - modules
     for name in memvault.__all__:
