@@ -80,6 +80,19 @@ class Batch:
             case Mention():
                 self.mentions.append(record)
 
+    def check(self) -> None:
+        """Every record belongs to the batch's namespace, or nothing is written."""
+        from memvault.errors import InvalidInputError
+
+        for group in (self.sessions, self.episodes, self.entities, self.facts, self.mentions):
+            for record in group:
+                if record.namespace != self.namespace:
+                    raise InvalidInputError(
+                        f"record {getattr(record, 'id', '')!r} belongs to namespace"
+                        f" {record.namespace!r}, the batch to {self.namespace!r}",
+                        field="namespace",
+                    )
+
     def is_empty(self) -> bool:
         return not any(
             (

@@ -18,6 +18,7 @@ from api.app import create_app
 from memvault import FixedClock, MemVault
 from memvault.embed import HashingEmbedder
 from memvault.jobs import InProcessJobs
+from tests import maya
 from tests.http import serving
 
 ADMIN = "admin-key-for-tests-only-0123456789"
@@ -56,23 +57,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def turns() -> list[dict[str, Any]]:
-    said = [
-        (0, "s1", "I live in Berlin and I work at Helio Labs."),
-        (40, "s2", "My manager is Tobias."),
-        (150, "s3", "I moved to Lisbon last week!"),
-        (160, "s4", "I really enjoy surfing in Ericeira on weekends."),
-        (170, "s5", "I really enjoy surfing in Ericeira on weekends!"),
-        (175, "s6", "Lunch with Tobias at the harbour."),
-    ]
-    return [
-        {
-            "content": text,
-            "speaker": "Maya",
-            "session_id": s,
-            "occurred_at": (T + timedelta(days=d)).isoformat(),
-        }
-        for d, s, text in said
-    ]
+    return maya.items(T)
 
 
 def test_keys_scope_namespaces_and_reveal_nothing_of_others(server: Server) -> None:

@@ -11,6 +11,7 @@ from memvault import FixedClock, MemVault
 from memvault.bootstrap import load_settings
 from memvault.devservers import LocalRedis
 from memvault.embed import HashingEmbedder
+from tests import maya
 
 T = datetime(2025, 1, 10, 9, 0, tzinfo=UTC)
 
@@ -25,16 +26,7 @@ def test_write_recall_dream_undo_on_falkordb(tmp_path: Path, redis_server: Local
     vault = MemVault.open(
         settings=settings, embedder=HashingEmbedder(), clock=FixedClock(T + timedelta(days=200))
     )
-    said = [
-        (0, "s1", "I live in Berlin and I work at Helio Labs."),
-        (40, "s2", "My manager is Tobias."),
-        (150, "s3", "I moved to Lisbon last week!"),
-        (160, "s4", "I really enjoy surfing in Ericeira on weekends."),
-        (170, "s5", "I really enjoy surfing in Ericeira on weekends!"),
-        (175, "s6", "Lunch with Tobias at the harbour."),
-    ]
-    for d, s, text in said:
-        vault.write(text, speaker="Maya", session_id=s, now=T + timedelta(days=d))
+    maya.write(vault, T)
     assert type(vault.store).__name__ == "CypherStore"
     hits = vault.recall("where does Maya go surfing?")
     assert "Ericeira" in hits[0].text

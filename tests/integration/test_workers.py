@@ -23,6 +23,7 @@ from memvault.bootstrap import load_settings
 from memvault.coord.redis import RedisCoordination
 from memvault.devservers import LocalRedis
 from memvault.embed import HashingEmbedder
+from tests import maya
 from tests.http import serving
 from workers.queue import CeleryJobs
 
@@ -92,17 +93,7 @@ T = datetime.now(UTC).replace(microsecond=0) - timedelta(days=200)  # workers us
 
 
 def seed(vault: MemVault, ns: str, sessions: int = 6) -> None:
-    said = [
-        "I live in Berlin and I work at Helio Labs.",
-        "My manager is Tobias.",
-        "I moved to Lisbon last week!",
-        "I really enjoy surfing in Ericeira on weekends.",
-        "I really enjoy surfing in Ericeira on weekends!",
-        "Lunch with Tobias at the harbour.",
-    ]
-    for n, text in enumerate(said[:sessions]):
-        when = T + timedelta(days=30 * n)
-        vault.write(text, speaker="Maya", session_id=f"s{n}", namespace=ns, now=when)
+    maya.write(vault, T, namespace=ns, sessions=sessions)
 
 
 @pytest.fixture
@@ -295,7 +286,10 @@ def test_a_dream_task_retries_with_backoff_while_another_holds_the_namespace(
     jobs = CeleryJobs(load_settings(server={"redis_url": stack["redis_url"]}))
     job_id = jobs.submit_dream("maya", apply=True, force=False)
     Proc.wait_for(stack["procs"][0], f"[{job_id}] retry", timeout=60)  # not failed, not lost
-    assert jobs.status(job_id)["status"] == "queued"
+    deadline = time.monotonic() + 30  # the RETRY state lands in the backend around the log line
+    while jobs.status(job_id)["status"] != "queued":
+        assert time.monotonic() < deadline, jobs.status(job_id)
+        time.sleep(0.05)
     coord.release("dream-lock:maya", "other-host:1:x")
     deadline = time.monotonic() + 90
     while (status := jobs.status(job_id))["status"] != "done":

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memvault.errors import InvalidInputError, StoreError
+from memvault.kg.cypher.dialect import Dialect
 
 _INDEXES = {
     "Namespace": ["name"],
@@ -22,8 +23,8 @@ _INDEXES = {
 }
 
 
-class FalkorDialect:
-    name = "falkordb"
+class FalkorDialect(Dialect):
+    name = "FalkorDB"
 
     def __init__(self, url: str, graph: str = "memvault"):
         from falkordb import FalkorDB
@@ -54,21 +55,9 @@ class FalkorDialect:
                     f"{{label: '{label}', language: 'english'}}, 'text')"
                 )
 
-    def _run(self, query: str, params: dict[str, Any] | None, read_only: bool) -> list[list[Any]]:
-        try:
-            run = self._g.ro_query if read_only else self._g.query
-            return list(run(query, params or {}).result_set)
-        except Exception as exc:
-            raise StoreError(
-                f"FalkorDB {'read' if read_only else 'write'} failed"
-                f"{'' if read_only else ', nothing was written'}: {exc}"
-            ) from exc
-
-    def read(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
-        return self._run(query, params, read_only=True)
-
-    def write(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
-        return self._run(query, params, read_only=False)
+    def _execute(self, query: str, params: dict[str, Any], read_only: bool) -> list[list[Any]]:
+        run = self._g.ro_query if read_only else self._g.query
+        return list(run(query, params).result_set)
 
     def fulltext(
         self, label: str, token: str, words: Sequence[str], k: int

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memvault.errors import StoreError
+from memvault.kg.cypher.dialect import Dialect
 
 _RANGE = {
     "Namespace": ["name"],
@@ -24,8 +25,8 @@ _RANGE = {
 }
 
 
-class Neo4jDialect:
-    name = "neo4j"
+class Neo4jDialect(Dialect):
+    name = "Neo4j"
 
     def __init__(
         self, uri: str, user: str = "neo4j", password: str = "", database: str | None = None
@@ -52,31 +53,17 @@ class Neo4jDialect:
             )
         self.write("CALL db.awaitIndexes(300)")
 
-    def _run(self, query: str, params: dict[str, Any] | None, read_only: bool) -> list[list[Any]]:
+    def _execute(self, query: str, params: dict[str, Any], read_only: bool) -> list[list[Any]]:
         import neo4j
 
         def work(tx: Any) -> list[list[Any]]:
-            return [list(r.values()) for r in tx.run(query, params or {})]
+            return [list(r.values()) for r in tx.run(query, params)]
 
-        try:
-            with self._driver.session(
-                database=self.database,
-                default_access_mode=neo4j.READ_ACCESS if read_only else neo4j.WRITE_ACCESS,
-            ) as session:
-                if read_only:
-                    return session.execute_read(work)
-                return session.execute_write(work)
-        except Exception as exc:
-            raise StoreError(
-                f"Neo4j {'read' if read_only else 'write'} failed"
-                f"{'' if read_only else ', nothing was written'}: {exc}"
-            ) from exc
-
-    def read(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
-        return self._run(query, params, read_only=True)
-
-    def write(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
-        return self._run(query, params, read_only=False)
+        mode = neo4j.READ_ACCESS if read_only else neo4j.WRITE_ACCESS
+        with self._driver.session(database=self.database, default_access_mode=mode) as session:
+            if read_only:
+                return session.execute_read(work)
+            return session.execute_write(work)
 
     def fulltext(
         self, label: str, token: str, words: Sequence[str], k: int

@@ -33,12 +33,13 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
 from memvault.clock import ensure_utc
 from memvault.errors import InvalidInputError
+from memvault.kg.cypher.dialect import Dialect
 from memvault.kg.model import (
     Entity,
     Episode,
@@ -67,28 +68,6 @@ MODEL: dict[str, type[Session | Episode | Entity | Fact]] = {
     "fact": Fact,
 }
 _WORD = re.compile(r"[a-z0-9]+")
-
-
-class Dialect(Protocol):
-    """What differs between servers. ``read`` / ``write`` run one query and return its rows;
-    a ``write`` is atomic."""
-
-    name: str
-
-    def setup(self) -> None: ...
-
-    def read(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]: ...
-
-    def write(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]: ...
-
-    def fulltext(
-        self, label: str, token: str, words: Sequence[str], k: int
-    ) -> tuple[str, dict[str, Any]]:
-        """A query returning (id, score) rows, best first, of nodes of ``label`` whose text
-        holds ``token`` and any of ``words``."""
-        ...
-
-    def close(self) -> None: ...
 
 
 def _epoch(t: datetime | None) -> float | None:
@@ -177,7 +156,7 @@ class CypherStore(Store):
                     self._write(batches)
 
     def apply(self, batch: Batch) -> int:
-        _check_namespace(batch)
+        batch.check()
         with self._lock:
             if self._pending is not None:
                 self._pending.append(batch)
@@ -530,17 +509,6 @@ def _doc(kind: str, row: Sequence[Any]) -> Doc:
         created_at=datetime.fromtimestamp(float(row[2]), UTC),
         body=json.loads(row[3]),
     )
-
-
-def _check_namespace(batch: Batch) -> None:
-    for group in (batch.sessions, batch.episodes, batch.entities, batch.facts, batch.mentions):
-        for record in group:
-            if record.namespace != batch.namespace:
-                raise InvalidInputError(
-                    f"record {getattr(record, 'id', '')!r} belongs to namespace"
-                    f" {record.namespace!r}, the batch to {batch.namespace!r}",
-                    field="namespace",
-                )
 
 
 def _nonempty(name: str) -> str:

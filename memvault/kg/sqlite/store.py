@@ -92,7 +92,7 @@ class SQLiteStore(Store):
 
     # -- writes ---------------------------------------------------------------------------
     def apply(self, batch: Batch) -> int:
-        _check_namespace(batch)
+        batch.check()
         try:
             with self.transaction():
                 return write_batch(self._conn, batch)
@@ -417,24 +417,6 @@ class SQLiteStore(Store):
     def close(self) -> None:
         with self._lock:
             self._conn.close()
-
-
-def _check_namespace(batch: Batch) -> None:
-    groups: list[Sequence[Any]] = [
-        batch.sessions,
-        batch.episodes,
-        batch.entities,
-        batch.facts,
-        batch.mentions,
-    ]
-    for group in groups:
-        for record in group:
-            if record.namespace != batch.namespace:
-                raise InvalidInputError(
-                    f"record {getattr(record, 'id', '')!r} belongs to namespace"
-                    f" {record.namespace!r}, the batch to {batch.namespace!r}",
-                    field="namespace",
-                )
 
 
 def _doc(kind: str, row: Sequence[Any]) -> Doc:
