@@ -105,18 +105,34 @@ async def recall_load(url: str, clients: int, requests: int) -> tuple[list[float
 
 
 def fanout(
-    redis_url: str, db: Path, env: dict[str, str], workers: int, namespaces: int, episodes: int
-) -> dict[str, float]:
+    redis_url: str,
+    db: Path,
+    env: dict[str, str],
+    workers: int,
+    namespaces: int,
+    episodes: int,
+    store: str,
+) -> dict[str, object]:
     """Seed ``namespaces`` namespaces (each with its gate open), queue one dream each through
     the nightly check, and time until all are applied."""
+    import redis
+
+    redis.Redis.from_url(redis_url).flushall()  # gate state and graphs of the previous run
     start = datetime.now(UTC) - timedelta(days=30)
-    settings = load_settings(db_path=db, server={"redis_url": redis_url})
+    graph = {"store": store, "graph_url": redis_url, "graph_name": f"fan{workers}"}
+    if store == "falkordb":
+        env = dict(
+            env,
+            MEMVAULT_STORE=store,
+            MEMVAULT_GRAPH_URL=redis_url,
+            MEMVAULT_GRAPH_NAME=f"fan{workers}",
+        )
+    else:
+        graph = {}
+    settings = load_settings(db_path=db, server={"redis_url": redis_url}, **graph)
     with MemVault.open(settings=settings, embedder=HashingEmbedder()) as vault:
         for n in range(namespaces):
             vault.write_many(turns(episodes, start), namespace=f"ns{n:03d}")
-    import redis
-
-    redis.Redis.from_url(redis_url).flushall()
     procs = [
         subprocess.Popen(
             [
@@ -164,6 +180,7 @@ def fanout(
     for p in procs:
         stop(p)
     return {
+        "store": store,
         "workers": workers,
         "namespaces": done,
         "seconds": round(elapsed, 2),
@@ -253,7 +270,9 @@ def main() -> None:
                 w,
                 args.namespaces,
                 args.fanout_episodes,
+                store,
             )
+            for store in ("sqlite", "falkordb")
             for w in (1, 2)
         ]
     print(json.dumps(out, indent=2))
