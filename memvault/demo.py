@@ -147,6 +147,7 @@ def run_demo(path: Path, console: Console | None = None) -> dict[str, Any]:
         f"\nvault file: {path}\n  try: memvault --db {path} recall 'running' -n maya"
         f"\n       memvault --db {path} dream report {summary['run_id']} -n maya"
         f"\n       memvault --db {path} dream undo {summary['run_id']} -n maya"
+        f"\n       memvault --db {path} lint -n maya"
     )
     return summary
 
