@@ -8,6 +8,18 @@ from typing import Any
 
 from memvault.errors import StoreError
 
+# label → the properties the store's queries look nodes up by; each dialect indexes them
+LOOKUPS: dict[str, list[str]] = {
+    "Namespace": ["name"],
+    "Session": ["ns", "id"],
+    "Episode": ["ns", "id", "external_id", "content_hash", "session_id"],
+    "Entity": ["ns", "id"],
+    "Fact": ["ns", "id", "subject_id", "object_id"],
+    "Vector": ["ns", "id"],
+    "Tombstone": ["ns"],
+    "Doc": ["ns", "id"],
+}
+
 
 class Dialect(ABC):
     """One server's side of the Cypher store. ``read`` / ``write`` run one query and return

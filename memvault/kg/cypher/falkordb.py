@@ -9,18 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memvault.errors import InvalidInputError, StoreError
-from memvault.kg.cypher.dialect import Dialect
-
-_INDEXES = {
-    "Namespace": ["name"],
-    "Session": ["ns", "id"],
-    "Episode": ["ns", "id", "external_id", "content_hash", "session_id"],
-    "Entity": ["ns", "id"],
-    "Fact": ["ns", "id", "subject_id", "object_id"],
-    "Vector": ["ns", "id"],
-    "Tombstone": ["ns"],
-    "Doc": ["ns", "id"],
-}
+from memvault.kg.cypher.dialect import LOOKUPS, Dialect
 
 
 class FalkorDialect(Dialect):
@@ -44,7 +33,7 @@ class FalkorDialect(Dialect):
                 raise
             rows = []  # a graph that does not exist yet has no indexes
         existing = {(row[0], prop) for row in rows for prop in row[1]}
-        for label, props in _INDEXES.items():
+        for label, props in LOOKUPS.items():
             for prop in props:
                 if (label, prop) not in existing:
                     self.write(f"CREATE INDEX FOR (n:{label}) ON (n.{prop})")

@@ -11,18 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memvault.errors import StoreError
-from memvault.kg.cypher.dialect import Dialect
-
-_RANGE = {
-    "Namespace": ["name"],
-    "Session": ["ns", "id"],
-    "Episode": ["ns", "id", "external_id", "content_hash", "session_id"],
-    "Entity": ["ns", "id"],
-    "Fact": ["ns", "id", "subject_id", "object_id"],
-    "Vector": ["ns", "id"],
-    "Tombstone": ["ns"],
-    "Doc": ["ns", "id"],
-}
+from memvault.kg.cypher.dialect import LOOKUPS, Dialect
 
 
 class Neo4jDialect(Dialect):
@@ -41,7 +30,7 @@ class Neo4jDialect(Dialect):
             raise StoreError(f"cannot connect to Neo4j at {uri}: {exc}") from exc
 
     def setup(self) -> None:
-        for label, props in _RANGE.items():
+        for label, props in LOOKUPS.items():
             for prop in props:
                 name = f"mv_{label.lower()}_{prop}"
                 self.write(f"CREATE INDEX {name} IF NOT EXISTS FOR (n:{label}) ON (n.{prop})")

@@ -28,7 +28,6 @@ server's per-query isolation.
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 import threading
@@ -39,30 +38,24 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from memvault.clock import ensure_utc
 from memvault.errors import InvalidInputError
 from memvault.kg.cypher.dialect import Dialect
+from memvault.kg.cypher.vectors import Matrix, unpack
+from memvault.kg.cypher.writes import LABEL, batch_query, epoch
 from memvault.kg.model import (
     Entity,
     Episode,
     Fact,
     Mention,
-    RecordKind,
     Session,
     VectorKind,
     normalize_name,
 )
 from memvault.kg.sqlite.sql import ns_token
 from memvault.kg.sqlite.vectors import unit
-from memvault.kg.store import Batch, Changes, Doc, FactQuery, Store, VectorRecord
+from memvault.kg.store import Batch, Changes, Doc, FactQuery, Store
 
 M = TypeVar("M", Session, Episode, Entity, Fact)
-LABEL: dict[str, str] = {
-    "session": "Session",
-    "episode": "Episode",
-    "entity": "Entity",
-    "fact": "Fact",
-}
 MODEL: dict[str, type[Session | Episode | Entity | Fact]] = {
     "session": Session,
     "episode": Episode,
@@ -72,59 +65,6 @@ MODEL: dict[str, type[Session | Episode | Entity | Fact]] = {
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-def _epoch(t: datetime | None) -> float | None:
-    return ensure_utc(t).timestamp() if t is not None else None
-
-
-def _props(kind: str, r: Any, ns: str) -> dict[str, Any]:
-    base = {"body": r.model_dump_json()}
-    if kind == "session":
-        return base | {"last_at": _epoch(r.last_at)}
-    if kind == "episode":
-        return base | {
-            "external_id": r.external_id,
-            "content_hash": r.content_hash,
-            "session_id": r.session_id,
-            "position": r.position,
-            "occurred_at": _epoch(r.occurred_at),
-            "text": f"{ns_token(ns)} {r.index_text()}",
-        }
-    if kind == "entity":
-        return base | {"names": sorted({n for n in map(normalize_name, r.names()) if n})}
-    return base | {
-        "subject_id": r.subject_id,
-        "object_id": r.object_id,
-        "predicate": r.predicate,
-        "expired": r.expired_at is not None,
-        "text": f"{ns_token(ns)} {r.statement}",
-    }
-
-
-class _Matrix:
-    """Unit vectors of one (namespace, kind), kept current from the ``vseq`` feed."""
-
-    def __init__(self) -> None:
-        self.seq = -1
-        self.rows: dict[str, np.ndarray] = {}
-        self._stack: tuple[list[str], np.ndarray] | None = None
-
-    def apply(self, upserts: list[tuple[int, str, str]], deletes: list[tuple[int, str]]) -> None:
-        events = [(s, 0, i, None) for s, i in deletes] + [(s, 1, i, v) for s, i, v in upserts]
-        for _, op, rid, vec in sorted(events, key=lambda e: (e[0], e[1], e[2])):
-            self.rows.pop(rid, None)  # a replaced vector moves last: ties go by write order
-            if op == 1:
-                self.rows[rid] = _unpack(vec or "")
-        if events:
-            self._stack = None
-
-    def stack(self) -> tuple[list[str], np.ndarray]:
-        if self._stack is None:
-            ids = list(self.rows)
-            data = np.stack([self.rows[i] for i in ids]) if ids else np.zeros((0, 0), np.float32)
-            self._stack = (ids, data)
-        return self._stack
-
-
 class CypherStore(Store):
     def __init__(self, dialect: Dialect):
         self.d = dialect
@@ -132,7 +72,7 @@ class CypherStore(Store):
         self._lock = threading.RLock()
         self._pending: list[Batch] | None = None
         self._depth = 0
-        self._matrices: dict[tuple[str, str], _Matrix] = {}
+        self._matrices: dict[tuple[str, str], Matrix] = {}
 
     # -- writes ---------------------------------------------------------------------------
     @contextmanager
@@ -167,7 +107,7 @@ class CypherStore(Store):
         parts: list[str] = []
         params: dict[str, Any] = {}
         for n, batch in enumerate(batches):
-            part, p = _batch_query(batch, f"b{n}_")
+            part, p = batch_query(batch, f"b{n}_")
             parts.append(part)
             params.update(p)
         query = "\n".join(parts) + "\nRETURN seq"
@@ -334,9 +274,9 @@ class CypherStore(Store):
         order = np.argsort(-scores, kind="stable")[:k]
         return [(ids[i], float(scores[i])) for i in order]
 
-    def _fresh(self, namespace: str, kind: str) -> _Matrix:
+    def _fresh(self, namespace: str, kind: str) -> Matrix:
         with self._lock:
-            m = self._matrices.setdefault((namespace, kind), _Matrix())
+            m = self._matrices.setdefault((namespace, kind), Matrix())
             mark = self.watermark(namespace)
             if m.seq >= mark:
                 return m
@@ -377,7 +317,7 @@ class CypherStore(Store):
             " RETURN v.id, v.vec",
             {"ns": namespace, "kind": kind, "ids": list(ids)},
         )
-        return {r[0]: _unpack(r[1]) for r in rows}
+        return {r[0]: unpack(r[1]) for r in rows}
 
     # -- change feed, inventory -----------------------------------------------------------
     def watermark(self, namespace: str) -> int:
@@ -468,7 +408,7 @@ class CypherStore(Store):
         else:
             rows = self.d.read(
                 "MATCH (n:Session) WHERE n.ns = $ns AND n.last_at > $t RETURN count(n)",
-                {"ns": namespace, "t": _epoch(since)},
+                {"ns": namespace, "t": epoch(since)},
             )
         return int(rows[0][0])
 
@@ -509,117 +449,3 @@ def _doc(kind: str, row: Sequence[Any]) -> Doc:
         created_at=datetime.fromtimestamp(float(row[2]), UTC),
         body=json.loads(row[3]),
     )
-
-
-def _nonempty(name: str) -> str:
-    """UNWIND that yields one null row for an empty list, so the query goes on."""
-    return f"CASE WHEN size(${name}) = 0 THEN [null] ELSE ${name} END"
-
-
-def _batch_query(batch: Batch, p: str) -> tuple[str, dict[str, Any]]:
-    """One batch as a query part: deletes (with tombstones), then upserts, mentions,
-    vectors and docs, in the order the SQLite adapter applies them. The part starts from
-    ``WITH seq`` of the previous part, if any, and ends with ``seq`` bound."""
-    ns = batch.namespace
-    params: dict[str, Any] = {f"{p}ns": ns, f"{p}now": datetime.now(UTC).timestamp()}
-    lines = [
-        f"MERGE (ns_{p}:Namespace {{name: ${p}ns}})",
-        f"ON CREATE SET ns_{p}.seq = 0, ns_{p}.created_at = ${p}now",
-        f"SET ns_{p}.seq = ns_{p}.seq + 1",
-        f"WITH ns_{p}.seq AS seq",
-    ]
-    if batch.deletes:
-        params[f"{p}del"] = [{"kind": k, "label": LABEL[k], "id": i} for k, i in batch.deletes]
-        for kind, label in LABEL.items():
-            ids = [i for k, i in batch.deletes if k == kind]
-            if not ids:
-                continue
-            params[f"{p}del_{kind}"] = ids
-            lines += [
-                "WITH seq",
-                f"UNWIND {_nonempty(f'{p}del_{kind}')} AS gone",
-                f"OPTIONAL MATCH (d:{label}) WHERE d.ns = ${p}ns AND d.id = gone",
-                "DETACH DELETE d",
-                "WITH DISTINCT seq",
-            ]
-            if kind != "session":
-                lines += [
-                    "WITH seq",
-                    f"UNWIND {_nonempty(f'{p}del_{kind}')} AS gone",
-                    f"OPTIONAL MATCH (v:Vector) WHERE v.ns = ${p}ns AND v.kind = '{kind}'"
-                    " AND v.id = gone",
-                    "DETACH DELETE v",
-                    "WITH DISTINCT seq",
-                ]
-        lines.append(
-            f"FOREACH (t IN ${p}del | CREATE (:Tombstone {{ns: ${p}ns, kind: t.kind,"
-            " id: t.id, seq: seq}))"
-        )
-    groups: list[tuple[str, Sequence[Any]]] = [
-        ("session", batch.sessions),
-        ("episode", batch.episodes),
-        ("entity", batch.entities),
-        ("fact", batch.facts),
-    ]
-    for kind, records in groups:
-        if not records:
-            continue
-        params[f"{p}{kind}"] = [
-            {"id": r.id, "rank": n, "props": _props(kind, r, ns)} for n, r in enumerate(records)
-        ]
-        lines.append(
-            f"FOREACH (r IN ${p}{kind} | MERGE (n:{LABEL[kind]} {{ns: ${p}ns, id: r.id}})"
-            " ON CREATE SET n.rank = seq * 1000000 + r.rank"
-            " SET n += r.props, n.seq = seq)"
-        )
-    if batch.mentions:
-        params[f"{p}men"] = [{"e": m.episode_id, "x": m.entity_id} for m in batch.mentions]
-        lines += [
-            "WITH seq",
-            f"UNWIND {_nonempty(f'{p}men')} AS m",
-            f"OPTIONAL MATCH (e:Episode) WHERE e.ns = ${p}ns AND e.id = m.e",
-            f"OPTIONAL MATCH (x:Entity) WHERE x.ns = ${p}ns AND x.id = m.x",
-            "FOREACH (_ IN CASE WHEN e IS NULL OR x IS NULL THEN [] ELSE [1] END |"
-            " MERGE (e)-[:MENTIONS]->(x))",
-            "WITH DISTINCT seq",
-        ]
-    if batch.vectors:
-        params[f"{p}vec"] = [_vector(v) for v in batch.vectors]
-        lines.append(
-            f"FOREACH (v IN ${p}vec | MERGE (n:Vector {{ns: ${p}ns, kind: v.kind, id: v.id}})"
-            " SET n.vec = v.vec, n.vseq = seq)"
-        )
-    if batch.docs:
-        params[f"{p}doc"] = [
-            {
-                "kind": d.kind,
-                "id": d.id,
-                "status": d.status,
-                "created_at": _epoch(d.created_at) or params[f"{p}now"],
-                "body": json.dumps(d.body, sort_keys=True, default=str),
-            }
-            for d in batch.docs
-        ]
-        lines.append(
-            f"FOREACH (d IN ${p}doc | MERGE (n:Doc {{ns: ${p}ns, kind: d.kind, id: d.id}})"
-            " ON CREATE SET n.created_at = d.created_at"
-            " SET n.status = d.status, n.body = d.body, n.seq = seq)"
-        )
-    return "\n".join(lines), params
-
-
-def _vector(v: VectorRecord) -> dict[str, Any]:
-    """float32 bytes in base64: a list property of floats costs ~10 µs a number to parse
-    on the way back (RESP / Bolt), a string one memcpy."""
-    return {"kind": v.kind, "id": v.id, "vec": _pack(unit(v.vector))}
-
-
-def _pack(vector: np.ndarray) -> str:
-    return base64.b64encode(np.asarray(vector, dtype=np.float32).tobytes()).decode("ascii")
-
-
-def _unpack(text: str) -> np.ndarray:
-    return np.frombuffer(base64.b64decode(text), dtype=np.float32).copy()
-
-
-_ = RecordKind  # re-exported names the dialects use
