@@ -30,9 +30,11 @@ from memvault.bootstrap import Container
 from memvault.dream.apply import Applier
 from memvault.dream.workspace import Workspace
 from memvault.errors import InvalidInputError
-from memvault.lint.checks import LEVELS, Finding, Level, grounding, structure, volatile_predicates
+from memvault.lint.findings import LEVELS, Finding, Level
+from memvault.lint.grounding import grounding, volatile_predicates
 from memvault.lint.ontology import Ontology
 from memvault.lint.semantic import semantic, still_contradicts
+from memvault.lint.structure import structure
 
 
 @dataclass

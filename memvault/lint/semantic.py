@@ -15,7 +15,7 @@ from typing import Any
 from memvault.dream.workspace import Workspace
 from memvault.errors import LLMError
 from memvault.kg.model import Fact, normalize_name
-from memvault.lint.checks import Finding, retire
+from memvault.lint.findings import Finding, retire
 from memvault.lint.ontology import Ontology
 from memvault.llm.port import LLM
 from memvault.llm.prompts import Contradiction, Contradictions, lint_contradictions_v1
