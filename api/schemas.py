@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from memvault.ingest.inputs import EpisodeIn, FactIn
+from memvault.lint.findings import LEVELS, Level
 
 
 class Strict(BaseModel):
@@ -84,6 +85,14 @@ class FeedbackIn(Strict):
 class DreamIn(Strict):
     apply: bool = Field(default=False, description="False: a dry run, answered at once.")
     force: bool = Field(default=False, description="Ignore the gate (24 h and 5 sessions).")
+
+
+class LintIn(Strict):
+    levels: list[Level] = Field(default_factory=lambda: list(LEVELS), min_length=1)
+    propose: bool = Field(
+        default=False, description="Check each fix again and queue it for review (never applied)."
+    )
+    limit: int = Field(default=100, ge=1, le=1000, description="Findings returned.")
 
 
 class UndoIn(Strict):

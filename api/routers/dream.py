@@ -8,7 +8,7 @@ from fastapi import APIRouter, Path, Query, Response
 
 from api.deps import Jobs, Limit, Namespace, Offset, Vault
 from api.routers.memory import page
-from api.schemas import DreamIn, IdsIn, Page, RejectIn, UndoIn
+from api.schemas import DreamIn, IdsIn, LintIn, Page, RejectIn, UndoIn
 from memvault.jobs import dream_namespace
 
 router = APIRouter(prefix="/v1/ns/{namespace}", tags=["dream"])
@@ -59,6 +59,14 @@ def undo(body: UndoIn, ns: Namespace, vault: Vault, run_id: RunId) -> dict[str, 
     """Restore every record the run changed (409 if one changed since; ``force`` to undo
     anyway)."""
     return {"run_id": run_id, "restored": vault.undo_dream(run_id, namespace=ns, force=body.force)}
+
+
+@router.post("/lint")
+def lint(body: LintIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
+    """The knowledge lint: structure, grounding (the server's ontology), llm. With
+    ``propose``, fixes pass the three-stage check into the review queue."""
+    report = vault.lint(namespace=ns, levels=body.levels, propose=body.propose)
+    return report.json(body.limit)
 
 
 @router.get("/review", response_model=Page)

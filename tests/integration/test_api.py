@@ -217,6 +217,10 @@ def test_review_items_are_approved_and_rejected_over_http(server: Server) -> Non
         assert job["status"] == "done"
         pending = c.get("/v1/ns/maya/review").json()["items"]
         assert pending, "two managers named at once go to review"
+        linted = c.post("/v1/ns/maya/lint", json={"levels": ["structure", "grounding"]}).json()
+        assert linted["levels"] == ["structure", "grounding"] and "counts" in linted
+        bad = c.post("/v1/ns/maya/lint", json={"levels": ["vibes"]})
+        assert bad.status_code == 422 and bad.json()["error"]["field"] == "levels.0"
         r = c.post(f"/v1/ns/maya/review/{pending[0]['id']}/reject", json={"note": "both wrong"})
         assert r.json()["status"] == "rejected"
         again = c.post(f"/v1/ns/maya/review/{pending[0]['id']}/approve")
