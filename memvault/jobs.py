@@ -71,6 +71,8 @@ class InProcessJobs(JobQueue):
     """A thread pool in this process (embedded ``memvault serve``), plus an optional
     scheduler thread that runs the nightly check every ``interval_s``."""
 
+    KEEP = 1000
+
     def __init__(self, c: Container, *, workers: int = 1, interval_s: float | None = None):
         self.c = c
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="memvault-job")
@@ -87,6 +89,10 @@ class InProcessJobs(JobQueue):
         job_id = uuid.uuid4().hex
         future = self._pool.submit(dream_namespace, self.c, namespace, apply=apply, force=force)
         self._jobs[job_id] = (namespace, future)
+        # remember the newest KEEP jobs; older finished ones are forgotten (status: 404)
+        for old in list(self._jobs)[: max(0, len(self._jobs) - self.KEEP)]:
+            if self._jobs[old][1].done():
+                del self._jobs[old]
         return job_id
 
     def status(self, job_id: str) -> dict[str, Any]:
