@@ -41,18 +41,6 @@ class FactsIn(Strict):
     items: list[FactIn] = Field(min_length=1, max_length=1000)
 
 
-class WriteOut(BaseModel):
-    episode_ids: list[str] = Field(default_factory=list)
-    fact_ids: list[str] = Field(default_factory=list)
-    created: int = 0
-    duplicates: int = 0
-    truncated: int = 0
-    entities_created: int = 0
-    facts_created: int = 0
-    facts_reinforced: int = 0
-    watermark: int = 0
-
-
 class RecallIn(Strict):
     query: str = Field(min_length=1, max_length=4000)
     k: int = Field(default=10, ge=1, le=100)

@@ -17,16 +17,11 @@ from api.schemas import (
     RecallIn,
     RecallOut,
     SessionTurnsIn,
-    WriteOut,
 )
 from memvault.errors import NotFoundError
 from memvault.ingest.pipeline import WriteResult
 
 router = APIRouter(prefix="/v1/ns/{namespace}", tags=["memory"])
-
-
-def _write_out(r: WriteResult) -> WriteOut:
-    return WriteOut(**{k: getattr(r, k) for k in WriteOut.model_fields})
 
 
 def page(items: list[dict[str, Any]], limit: int, offset: int) -> Page:
@@ -40,29 +35,29 @@ def page(items: list[dict[str, Any]], limit: int, offset: int) -> Page:
     )
 
 
-@router.post("/episodes", response_model=WriteOut, status_code=201)
-def write_episodes(body: EpisodesIn, ns: Namespace, vault: Vault) -> WriteOut:
+@router.post("/episodes", response_model=WriteResult, status_code=201)
+def write_episodes(body: EpisodesIn, ns: Namespace, vault: Vault) -> WriteResult:
     """Write episodes (turns, observations, notes) in one transaction: all or nothing."""
-    return _write_out(vault.write_many(body.items, namespace=ns))
+    return vault.write_many(body.items, namespace=ns)
 
 
-@router.post("/sessions/{session_id}/episodes", response_model=WriteOut, status_code=201)
+@router.post("/sessions/{session_id}/episodes", response_model=WriteResult, status_code=201)
 def write_session(
     body: SessionTurnsIn,
     ns: Namespace,
     vault: Vault,
     session_id: Annotated[str, Path(min_length=1, max_length=256)],
-) -> WriteOut:
+) -> WriteResult:
     """Write the turns of one session (created on first write), in order."""
     items = [item.model_copy(update={"session_id": session_id}) for item in body.items]
-    return _write_out(vault.write_many(items, namespace=ns))
+    return vault.write_many(items, namespace=ns)
 
 
-@router.post("/facts", response_model=WriteOut, status_code=201)
-def write_facts(body: FactsIn, ns: Namespace, vault: Vault) -> WriteOut:
+@router.post("/facts", response_model=WriteResult, status_code=201)
+def write_facts(body: FactsIn, ns: Namespace, vault: Vault) -> WriteResult:
     """Write structured facts (subject, predicate, object, validity)."""
     facts = vault.add_facts(body.items, namespace=ns)
-    return WriteOut(fact_ids=[f.id for f in facts], facts_created=len(facts))
+    return WriteResult(episode_ids=[], fact_ids=[f.id for f in facts], facts_created=len(facts))
 
 
 @router.get("/episodes", response_model=Page)

@@ -9,11 +9,12 @@ what the store returns, not inside it.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -46,6 +47,12 @@ class Doc:
     body: dict[str, Any]
     status: str | None = None
     created_at: datetime | None = None
+
+    @classmethod
+    def from_row(cls, kind: str, row: Sequence[Any]) -> Doc:
+        """From (id, status, created_at epoch seconds, body JSON), as adapters store it."""
+        created = datetime.fromtimestamp(float(row[2]), UTC)
+        return cls(kind=kind, id=row[0], status=row[1], created_at=created, body=json.loads(row[3]))
 
 
 @dataclass

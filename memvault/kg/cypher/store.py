@@ -28,12 +28,11 @@ server's per-query isolation.
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, TypeVar
 
 import numpy as np
@@ -421,7 +420,7 @@ class CypherStore(Store):
             " RETURN d.id, d.status, d.created_at, d.body",
             {"ns": namespace, "kind": kind, "ids": list(ids)},
         )
-        found = {r[0]: _doc(kind, r) for r in rows}
+        found = {r[0]: Doc.from_row(kind, r) for r in rows}
         return [found[i] for i in ids if i in found]
 
     def list_docs(
@@ -435,17 +434,7 @@ class CypherStore(Store):
             " ORDER BY d.created_at DESC, d.seq DESC, d.id LIMIT $k",
             {"ns": namespace, "kind": kind, "st": status, "k": limit},
         )
-        return [_doc(kind, r) for r in rows]
+        return [Doc.from_row(kind, r) for r in rows]
 
     def close(self) -> None:
         self.d.close()
-
-
-def _doc(kind: str, row: Sequence[Any]) -> Doc:
-    return Doc(
-        kind=kind,
-        id=row[0],
-        status=row[1],
-        created_at=datetime.fromtimestamp(float(row[2]), UTC),
-        body=json.loads(row[3]),
-    )

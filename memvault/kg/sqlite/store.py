@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -399,7 +398,7 @@ class SQLiteStore(Store):
                 f" AND id IN ({_marks(len(part))})",
                 (namespace, kind, *part),
             ):
-                out[row[0]] = _doc(kind, row)
+                out[row[0]] = Doc.from_row(kind, row)
         return [out[i] for i in ids if i in out]
 
     def list_docs(
@@ -412,18 +411,8 @@ class SQLiteStore(Store):
             " ORDER BY created_at DESC, seq DESC, id LIMIT ?",
             (*params, limit),
         )
-        return [_doc(kind, row) for row in rows]
+        return [Doc.from_row(kind, row) for row in rows]
 
     def close(self) -> None:
         with self._lock:
             self._conn.close()
-
-
-def _doc(kind: str, row: Sequence[Any]) -> Doc:
-    return Doc(
-        kind=kind,
-        id=row[0],
-        status=row[1],
-        created_at=datetime.fromtimestamp(row[2], UTC),
-        body=json.loads(row[3]),
-    )
