@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -61,8 +62,6 @@ class KeyStore:
         self, name: str, namespaces: list[str], *, admin: bool, now: datetime
     ) -> tuple[str, dict[str, Any]]:
         """A new key: returns (the key, shown once; its public record)."""
-        import re
-
         for ns in namespaces:
             if not re.match(NAMESPACE_PATTERN, ns):
                 raise InvalidInputError(

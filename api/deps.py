@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Path, Query, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from api.auth import KeyStore, Principal
+from api.schemas import Page
 from memvault.jobs import JobQueue
 from memvault.kg.model import NAMESPACE_PATTERN
 from memvault.vault import MemVault
@@ -75,3 +77,21 @@ Admin = Annotated[Principal, Depends(admin)]
 Caller = Annotated[Principal, Depends(principal)]
 Limit = Annotated[int, Query(ge=1, le=500, description="Items per page.")]
 Offset = Annotated[int, Query(ge=0, le=1_000_000, description="Items to skip.")]
+
+
+def paged(fetch: Callable[[int, int], Sequence[Any]], limit: int, offset: int) -> Page:
+    """A page from ``fetch(n, skip)`` (up to ``n`` items after the first ``skip``): one item
+    past the page says there is a next one. Records become their JSON."""
+    rows = fetch(limit + 1, offset)
+    items = [r.model_dump(mode="json") if hasattr(r, "model_dump") else r for r in rows]
+    return Page(
+        items=items[:limit],
+        limit=limit,
+        offset=offset,
+        next_offset=offset + limit if len(items) > limit else None,
+    )
+
+
+def first(fetch: Callable[[int], Sequence[Any]]) -> Callable[[int, int], Sequence[Any]]:
+    """Adapt a source that can only return its first ``n`` items (no offset of its own)."""
+    return lambda n, skip: list(fetch(n + skip))[skip:]

@@ -6,9 +6,9 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Response
 
-from api.deps import Jobs, Limit, Namespace, Offset, Vault
-from api.routers.memory import page
+from api.deps import Jobs, Limit, Namespace, Offset, Vault, first, paged
 from api.schemas import DreamIn, IdsIn, LintIn, Page, RejectIn, UndoIn
+from memvault.errors import NotFoundError
 from memvault.jobs import dream_namespace
 
 router = APIRouter(prefix="/v1/ns/{namespace}", tags=["dream"])
@@ -37,16 +37,13 @@ def dream_job(
     """queued | running | done (with the result) | failed (with the error)."""
     status = jobs.status(job_id)
     if status.get("namespace") not in (None, ns):
-        from memvault.errors import NotFoundError
-
         raise NotFoundError("job", job_id, ns)
     return status
 
 
 @router.get("/dream/runs", response_model=Page)
 def runs(ns: Namespace, vault: Vault, limit: Limit = 20, offset: Offset = 0) -> Page:
-    found = vault.dream_runs(namespace=ns, limit=limit + offset + 1)[offset:]
-    return page(found, limit, offset)
+    return paged(first(lambda n: vault.dream_runs(namespace=ns, limit=n)), limit, offset)
 
 
 @router.get("/dream/runs/{run_id}")
@@ -80,10 +77,10 @@ def review(
     ] = "pending",
 ) -> Page:
     """What the dream (or the lint) was unsure of, waiting for a human."""
-    found = vault.review_items(
-        namespace=ns, status=None if status == "all" else status, limit=limit + offset + 1
-    )[offset:]
-    return page(found, limit, offset)
+    wanted = None if status == "all" else status
+    return paged(
+        first(lambda n: vault.review_items(namespace=ns, status=wanted, limit=n)), limit, offset
+    )
 
 
 @router.post("/review/{item_id}/approve")
@@ -107,10 +104,8 @@ def inbox(
     status: Annotated[Literal["unseen", "seen", "dismissed", "all"], Query()] = "unseen",
 ) -> Page:
     """Discoveries (what frontends poll): bridges, hidden links, knowledge gaps."""
-    found = vault.inbox(
-        namespace=ns, status=None if status == "all" else status, limit=limit + offset + 1
-    )[offset:]
-    return page(found, limit, offset)
+    wanted = None if status == "all" else status
+    return paged(first(lambda n: vault.inbox(namespace=ns, status=wanted, limit=n)), limit, offset)
 
 
 @router.post("/inbox/seen")

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 
-from api.deps import Limit, Namespace, Offset, Vault
+from api.deps import Limit, Namespace, Offset, Vault, first, paged
 from api.schemas import (
     EpisodesIn,
     FactsIn,
@@ -22,17 +22,6 @@ from memvault.errors import NotFoundError
 from memvault.ingest.pipeline import WriteResult
 
 router = APIRouter(prefix="/v1/ns/{namespace}", tags=["memory"])
-
-
-def page(items: list[dict[str, Any]], limit: int, offset: int) -> Page:
-    """``items`` were read with limit + 1 from ``offset``: one more says there is a next."""
-    more = len(items) > limit
-    return Page(
-        items=items[:limit],
-        limit=limit,
-        offset=offset,
-        next_offset=offset + limit if more else None,
-    )
 
 
 @router.post("/episodes", response_model=WriteResult, status_code=201)
@@ -69,8 +58,11 @@ def list_episodes(
     session_id: Annotated[str | None, Query(max_length=256)] = None,
 ) -> Page:
     """Episodes in time order (optionally of one session)."""
-    found = vault.store.list_episodes(ns, session_id=session_id, limit=limit + 1, offset=offset)
-    return page([e.model_dump(mode="json") for e in found], limit, offset)
+    return paged(
+        lambda n, skip: vault.store.list_episodes(ns, session_id=session_id, limit=n, offset=skip),
+        limit,
+        offset,
+    )
 
 
 @router.get("/episodes/{episode_id}")
@@ -92,15 +84,20 @@ def list_facts(
     include_history: bool = False,
 ) -> Page:
     """Facts valid now (or at ``as_of``); ``include_history`` adds superseded ones."""
-    found = vault.facts(
-        namespace=ns,
-        subject=subject,
-        predicate=predicate,
-        as_of=as_of,
-        include_history=include_history,
-        limit=limit + offset + 1,
-    )[offset:]
-    return page([f.model_dump(mode="json") for f in found], limit, offset)
+    return paged(
+        first(
+            lambda n: vault.facts(
+                namespace=ns,
+                subject=subject,
+                predicate=predicate,
+                as_of=as_of,
+                include_history=include_history,
+                limit=n,
+            )
+        ),
+        limit,
+        offset,
+    )
 
 
 @router.post("/recall", response_model=RecallOut)

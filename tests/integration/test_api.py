@@ -232,4 +232,5 @@ def test_openapi_documents_every_route(server: Server) -> None:
         spec = c.get("/openapi.json").json()
     paths = set(spec["paths"])
     assert {"/v1/ns/{namespace}/recall", "/v1/ns/{namespace}/dream", "/v1/keys"} <= paths
-    assert c is not None
+    schemes = spec["components"]["securitySchemes"]
+    assert {"HTTPBearer", "APIKeyHeader"} <= set(schemes)  # both ways to send a key
