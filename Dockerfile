@@ -12,4 +12,4 @@ RUN useradd --create-home memvault && mkdir -p /data && chown memvault /data
 USER memvault
 ENV MEMVAULT_DATA_DIR=/data MEMVAULT_MODE=server
 EXPOSE 8080
-CMD ["uvicorn", "api.main:app", "--host", "0.0.0.0", "--port", "8080"]
+CMD ["uvicorn", "api.main:build", "--factory", "--host", "0.0.0.0", "--port", "8080"]

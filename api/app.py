@@ -18,6 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api.auth import KeyStore
 from api.routers import admin, dream, memory
 from api.schemas import ErrorResponse
+from api.security import AuthThrottle, require_strong_secrets
 from memvault.coord.redis import CoordinationUnavailable
 from memvault.errors import (
     ConfigError,
@@ -31,7 +32,13 @@ from memvault.jobs import JobQueue
 from memvault.vault import MemVault
 
 log = logging.getLogger(__name__)
-_STATUS_TYPE = {401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed"}
+_STATUS_TYPE = {
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    429: "too_many_requests",
+}
 
 
 def _error(status: int, type_: str, message: str, **extra: Any) -> JSONResponse:
@@ -40,7 +47,9 @@ def _error(status: int, type_: str, message: str, **extra: Any) -> JSONResponse:
 
 
 class BodyLimit:
-    """413 for a body over ``limit`` bytes, by its Content-Length or as it streams in."""
+    """413 for a body over ``limit`` bytes, by its Content-Length or, for a streamed
+    (chunked) body, as it arrives: the body is read here, up to the limit, before the app
+    sees it, so the app's own body parsing never turns the refusal into a 400."""
 
     def __init__(self, app: ASGIApp, limit: int):
         self.app, self.limit = app, limit
@@ -53,21 +62,24 @@ class BodyLimit:
         if length is not None and length.isdigit() and int(length) > self.limit:
             await self._too_large(scope, receive, send)
             return
+        buffered: list[Message] = []
         seen = 0
-
-        async def counted() -> Message:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
-            return message
+            buffered.append(message)
+            if message["type"] != "http.request":
+                break  # the client went away
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                await self._too_large(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
 
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await self._too_large(scope, receive, send)
+        async def replay() -> Message:
+            return buffered.pop(0) if buffered else await receive()
+
+        await self.app(scope, replay, send)
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = _error(
@@ -79,12 +91,10 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
-class _TooLarge(Exception):
-    pass
-
-
 def create_app(vault: MemVault, jobs: JobQueue) -> FastAPI:
+    """The API over ``vault``. Refuses (ConfigError) weak secrets: see :mod:`api.security`."""
     settings = vault.settings
+    require_strong_secrets(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -100,12 +110,19 @@ def create_app(vault: MemVault, jobs: JobQueue) -> FastAPI:
             401: {"model": ErrorResponse},
             404: {"model": ErrorResponse},
             413: {"model": ErrorResponse},
+            429: {"model": ErrorResponse},
             422: {"model": ErrorResponse},
         },
     )
     app.state.vault = vault
     app.state.jobs = jobs
     app.state.keys = KeyStore(vault.store, settings.secret_key, settings.server.admin_key)
+    app.state.throttle = AuthThrottle(
+        max_failures=settings.server.auth_max_failures,
+        window_s=settings.server.auth_window_s,
+        block_s=settings.server.auth_block_s,
+        shared=vault.c.coord,
+    )
     app.add_middleware(BodyLimit, limit=settings.server.max_body_bytes)
     for router in (memory.router, dream.router, admin.router):
         app.include_router(router)
@@ -148,7 +165,7 @@ def _handlers(app: FastAPI) -> None:
             {
                 "field": ".".join(str(p) for p in e["loc"] if p not in ("body", "query", "path")),
                 "in": str(e["loc"][0]) if e["loc"] else None,
-                "message": e["msg"],
+                "message": e["msg"].removeprefix("Value error, "),
             }
             for e in exc.errors()
         ]

@@ -44,6 +44,10 @@ class KeyStore:
     def _digest(self, key: str) -> str:
         return hmac.new(self._secret, key.encode(), hashlib.sha256).hexdigest()
 
+    def fingerprint(self, key: str) -> str:
+        """A short keyed digest of ``key``: how the throttle remembers keys that worked."""
+        return self._digest(key)[:32]
+
     def authenticate(self, key: str) -> Principal | None:
         if self._admin_key and hmac.compare_digest(key.encode(), self._admin_key.encode()):
             return Principal("admin", "bootstrap admin", frozenset(), admin=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
@@ -10,6 +11,7 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 
 from api.auth import KeyStore, Principal
 from api.schemas import Page
+from api.security import AuthThrottle
 from memvault.jobs import JobQueue
 from memvault.kg.model import NAMESPACE_PATTERN
 from memvault.vault import MemVault
@@ -39,11 +41,23 @@ def principal(
             headers={"WWW-Authenticate": "Bearer"},
         )
     keys: KeyStore = request.app.state.keys
+    throttle: AuthThrottle = request.app.state.throttle
+    client = request.client.host if request.client else "unknown"
+    fingerprint = keys.fingerprint(key)
+    wait = throttle.retry_after(client, fingerprint)
+    if wait > 0:
+        raise HTTPException(
+            429,
+            f"too many failed authentications from this address; retry in {math.ceil(wait)} s",
+            headers={"Retry-After": str(math.ceil(wait))},
+        )
     found = keys.authenticate(key)
     if found is None:
+        throttle.failed(client)
         raise HTTPException(
             401, "unknown or revoked API key", headers={"WWW-Authenticate": "Bearer"}
         )
+    throttle.succeeded(client, fingerprint)
     return found
 
 

@@ -1,5 +1,6 @@
-"""The ASGI app for ``uvicorn api.main:app`` (docker-compose's api service): built from
-Settings; with ``server__redis_url`` set, jobs go to Celery workers, else in-process."""
+"""The ASGI app factory for ``uvicorn api.main:build --factory`` (docker-compose's api
+service): built from Settings when uvicorn starts, never at import; with
+``server__redis_url`` set, jobs go to Celery workers, else in-process."""
 
 from __future__ import annotations
 
@@ -22,6 +23,3 @@ def build() -> FastAPI:
     else:
         jobs = InProcessJobs(vault.c, interval_s=settings.server.dream_check_interval_s)
     return create_app(vault, jobs)
-
-
-app = build()

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memvault.clock import UtcDatetime
 from memvault.ingest.inputs import EpisodeIn, FactIn
 from memvault.lint.findings import LEVELS, Level
 
@@ -44,7 +44,7 @@ class FactsIn(Strict):
 class RecallIn(Strict):
     query: str = Field(min_length=1, max_length=4000)
     k: int = Field(default=10, ge=1, le=100)
-    as_of: datetime | None = Field(default=None, description="Recall as the world stood then.")
+    as_of: UtcDatetime | None = Field(default=None, description="Recall as the world stood then.")
     explain: bool = Field(default=False, description="Include how each score was made.")
     record_access: bool = Field(
         default=False, description="Count the returned hits as used (feeds the access boost)."

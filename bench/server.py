@@ -32,7 +32,8 @@ from memvault.bootstrap import load_settings  # noqa: E402
 from memvault.devservers import LocalRedis, free_port  # noqa: E402
 from memvault.embed import HashingEmbedder  # noqa: E402
 
-ADMIN = "bench-admin-key-0123456789abcdef"
+ADMIN = "bench-admin-Vx3Kq8Lp2Zr6Tn9Wm4Yb7Hc1Jd5Gf0Sa"
+SECRET = "bench-secret-Pq2Wn6Xr9Lm3Kz7Tb1Vc5Hy8Jg4Fd0Sa"
 WORDS = "berlin lisbon porto surfing coffee garden manager project deadline piano chess".split()
 
 
@@ -204,6 +205,7 @@ def main() -> None:
             MEMVAULT_DB_PATH=str(db),
             MEMVAULT_EMBEDDER="hashing",
             MEMVAULT_SERVER__ADMIN_KEY=ADMIN,
+            MEMVAULT_SECRET_KEY=SECRET,
             MEMVAULT_SERVER__REDIS_URL=redis_server.url,
             MEMVAULT_SERVER__MAX_BODY_BYTES=str(8_000_000),
         )

@@ -4,7 +4,17 @@ are deterministic; the default is the wall clock in UTC."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Annotated, Protocol
+
+from pydantic import AfterValidator
+
+from memvault.errors import InvalidInputError
+
+# Centuries inside datetime's range at each end: converting any offset to UTC and adding the
+# days recall and the dream reason with (half-lives, snoozes, retention windows) never overflow.
+EARLIEST = datetime(100, 1, 1, tzinfo=UTC)
+LATEST = datetime(8999, 12, 31, 23, 59, 59, tzinfo=UTC)
+RANGE_TEXT = "between 0100-01-01 and 8999-12-31 (UTC)"
 
 
 class Clock(Protocol):
@@ -29,11 +39,37 @@ class FixedClock:
         self._at = ensure_utc(at)
 
 
-def ensure_utc(value: datetime) -> datetime:
-    """Naive datetimes are read as UTC; aware ones are converted to UTC."""
-    if value.tzinfo is None:
-        return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+class DateRangeError(InvalidInputError, ValueError):
+    """A date memvault cannot hold. Also a ``ValueError``, so pydantic reports it under the
+    field it came from."""
+
+    def __init__(self, value: datetime, field: str | None = None):
+        self.value = value
+        super().__init__(
+            f"{value.isoformat()} is out of range",
+            field=field,
+            hint=f"dates must fall {RANGE_TEXT}",
+        )
+
+
+def ensure_utc(value: datetime, field: str | None = None) -> datetime:
+    """Naive datetimes are read as UTC; aware ones are converted to UTC. A date outside
+    :data:`EARLIEST`..:data:`LATEST` raises :class:`DateRangeError` naming ``field``."""
+    try:
+        utc = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    except OverflowError:
+        raise DateRangeError(value, field) from None
+    if not EARLIEST <= utc <= LATEST:
+        raise DateRangeError(value, field)
+    return utc
+
+
+def _utc(value: datetime) -> datetime:
+    return ensure_utc(value)
+
+
+# a pydantic field type: any ISO date in, an aware UTC datetime inside the range out
+UtcDatetime = Annotated[datetime, AfterValidator(_utc)]
 
 
 def to_epoch(value: datetime | None) -> float | None:

@@ -106,6 +106,12 @@ class ConsolidateSettings(BaseModel):
     max_auto_per_op: int = Field(
         default=1000, ge=1, description="An op proposing more changes than this goes to review."
     )
+    apply_chunk: int = Field(
+        default=500,
+        ge=1,
+        description="Changes applied per transaction (each with its journal entry); a killed "
+        "apply resumes, or undoes, from the last committed chunk.",
+    )
     retired_retention_days: float = Field(
         default=30.0, ge=0, description="Retired (merged) records are deleted after this."
     )
@@ -263,6 +269,13 @@ class ServerSettings(BaseModel):
     )
     dream_check_interval_s: float = Field(
         default=3600.0, gt=0, description="memvault serve: how often the in-process check runs."
+    )
+    auth_max_failures: int = Field(
+        default=10, ge=1, description="Failed authentications from one client before a block."
+    )
+    auth_window_s: float = Field(default=60.0, gt=0, description="...counted over this window.")
+    auth_block_s: float = Field(
+        default=60.0, gt=0, description="How long a blocked client gets 429 (Retry-After)."
     )
     task_visibility_timeout_s: int = Field(
         default=3600,

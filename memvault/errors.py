@@ -7,7 +7,8 @@
     ├── ConflictError                the request contradicts stored state
     ├── ConfigError                  a setting is malformed; ``setting`` names it
     ├── StoreError                   the storage backend failed (translated at the adapter)
-    │   └── SchemaVersionError       the file was written by a newer memvault
+    │   └── UnusableStoreError       the file cannot serve as a store: not a database, read-only
+    │       └── SchemaVersionError   the file was written by a newer memvault
     ├── EmbeddingError               the embedder could not load or run
     └── LLMError                     the language-model provider failed or answered garbage
 
@@ -75,7 +76,12 @@ class StoreError(MemvaultError):
     pass
 
 
-class SchemaVersionError(StoreError):
+class UnusableStoreError(StoreError):
+    """The store cannot be used as configured (a configuration problem the user fixes, not a
+    transient failure): the CLI exits 2."""
+
+
+class SchemaVersionError(UnusableStoreError):
     def __init__(self, found: int, supported: int, path: str):
         self.found = found
         self.supported = supported

@@ -85,7 +85,7 @@ class MemVault:
         return name
 
     def now(self, now: datetime | None = None) -> datetime:
-        return ensure_utc(now) if now else self.c.clock.now()
+        return ensure_utc(now, "now") if now else self.c.clock.now()
 
     # -- writing --------------------------------------------------------------------------
     def write(
@@ -164,7 +164,7 @@ class MemVault:
             query.strip(),
             k=k,
             now=self.now(now),
-            as_of=ensure_utc(as_of) if as_of else None,
+            as_of=ensure_utc(as_of, "as_of") if as_of else None,
         )
 
     def facts(
@@ -193,7 +193,7 @@ class MemVault:
         )
         found = self.store.list_facts(ns, query)
         if not include_history:
-            at = ensure_utc(as_of) if as_of else self.now()
+            at = ensure_utc(as_of, "as_of") if as_of else self.now()
             found = [f for f in found if f.is_valid_at(at)]
         return found[:limit]
 
@@ -362,8 +362,14 @@ class MemVault:
             for d in docs
         ]
 
+    def resume_dreams(self, *, namespace: str | None = None) -> list[str]:
+        """Finish applying the runs a killed process left half applied; their run ids."""
+        return [r.run_id for r in self.dreamer.resume(self.ns(namespace))]
+
     def undo_dream(self, run_id: str, *, namespace: str | None = None, force: bool = False) -> int:
-        """Restore every record a dream run changed (and review items approved in it)."""
+        """Restore every record a dream run changed (and review items approved in it), also
+        when a killed process left the run half applied; its pending review items are
+        withdrawn."""
         return self.dreamer.applier.undo(self.ns(namespace), run_id, force=force)
 
     def review_items(

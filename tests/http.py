@@ -31,3 +31,9 @@ def serving(app: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(20)
+
+
+# Secrets strong enough for api.security (32+ characters, well over 128 estimated bits): the
+# API refuses to serve with anything weaker.
+ADMIN = "test-admin-Zq7wX2pL9vK4mN8rT1yB6cH3jF5dG0sA"
+SECRET = "test-secret-Hb4Jk8Lm2Np6Qr0St3Uv7Wx1Yz5Ac9Ef"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Response
@@ -63,7 +64,9 @@ def lint(body: LintIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
     """The knowledge lint: structure, grounding (the server's ontology), llm. With
     ``propose``, fixes pass the three-stage check into the review queue."""
     report = vault.lint(namespace=ns, levels=body.levels, propose=body.propose)
-    return report.json(body.limit)
+    out = report.json(body.limit)
+    out["ontology"] = [PurePath(p).name for p in out["ontology"]]  # no server paths
+    return out
 
 
 @router.get("/review", response_model=Page)
@@ -73,7 +76,7 @@ def review(
     limit: Limit = 50,
     offset: Offset = 0,
     status: Annotated[
-        Literal["pending", "approved", "rejected", "stale", "all"], Query()
+        Literal["pending", "approved", "rejected", "stale", "withdrawn", "all"], Query()
     ] = "pending",
 ) -> Page:
     """What the dream (or the lint) was unsure of, waiting for a human."""

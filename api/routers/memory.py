@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
@@ -18,6 +17,7 @@ from api.schemas import (
     RecallOut,
     SessionTurnsIn,
 )
+from memvault.clock import UtcDatetime
 from memvault.errors import NotFoundError
 from memvault.ingest.pipeline import WriteResult
 
@@ -80,7 +80,7 @@ def list_facts(
     offset: Offset = 0,
     subject: Annotated[str | None, Query(max_length=256)] = None,
     predicate: Annotated[str | None, Query(max_length=128)] = None,
-    as_of: datetime | None = None,
+    as_of: Annotated[UtcDatetime | None, Query(description="Facts valid then.")] = None,
     include_history: bool = False,
 ) -> Page:
     """Facts valid now (or at ``as_of``); ``include_history`` adds superseded ones."""

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import Progress
 
 from memvault.cli.output import (
@@ -21,6 +22,7 @@ from memvault.cli.output import (
 )
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
 from memvault.ingest.normalize import decode
+from memvault.ingest.pipeline import parse_facts
 from memvault.interop.jsonl import ParsedLines, parse_jsonl, split_text
 
 
@@ -64,10 +66,14 @@ def _drop_invalid(vault: Any, parsed: ParsedLines, ns: str) -> list[Problem]:
     problems: list[Problem] = vault.writer.check(
         ns, parsed.episodes, parsed.episode_labels, now=vault.now()
     )
+    problems += parse_facts(parsed.facts, parsed.fact_labels, now=vault.now())[1]
     bad = {p.where for p in problems}
     keep = [i for i, label in enumerate(parsed.episode_labels) if label not in bad]
     parsed.episodes = [parsed.episodes[i] for i in keep]
     parsed.episode_labels = [parsed.episode_labels[i] for i in keep]
+    keep = [i for i, label in enumerate(parsed.fact_labels) if label not in bad]
+    parsed.facts = [parsed.facts[i] for i in keep]
+    parsed.fact_labels = [parsed.fact_labels[i] for i in keep]
     return problems
 
 
@@ -87,6 +93,9 @@ def ingest(
             "if any record is invalid)."
         ),
     ] = False,
+    allow_empty: Annotated[
+        bool, typer.Option(help="Exit 0 when the input holds nothing to write.")
+    ] = False,
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -98,6 +107,12 @@ def ingest(
         split,
         {"type": memory_type, "session_id": session, "speaker": speaker},
     )
+    if not (parsed.episodes or parsed.facts or parsed.problems or allow_empty):
+        raise InvalidInputError(
+            "holds nothing to write (empty or only whitespace)",
+            field=file,
+            hint="check the file, or pass --allow-empty to accept an empty input",
+        )
     with open_vault() as vault:
         ns = vault.ns(namespace)
         # Every problem of the file at once, in line order: the user fixes them in one pass.
@@ -115,10 +130,17 @@ def ingest(
 
     def render() -> None:
         console.print(
-            f"[{ns}] wrote {totals['created']} memories "
+            f"{escape(f'[{ns}]')} wrote {totals['created']} memories "
             f"({totals['duplicates']} duplicates, {totals['facts_created']} facts, "
             f"{totals['entities_created']} entities)"
         )
+        if totals["truncated"]:
+            console.print(
+                f"[yellow]{totals['truncated']} memories were truncated[/] to "
+                f"{vault.settings.max_content_chars} characters (max_content_chars); the cut "
+                "is marked in the text",
+                highlight=False,
+            )
         for p in skipped:
             err_console.print(f"[yellow]skipped[/] {p.where}: {p.message}", highlight=False)
 

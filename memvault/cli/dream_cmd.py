@@ -171,17 +171,42 @@ def undo(
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Restore every record a run changed, exactly as it was."""
+    """Restore every record a run changed, exactly as it was (also a run a killed process
+    left half applied: what it committed is restored, and it is not resumed)."""
     with open_vault() as vault:
+        was = vault.dream_report(run_id, namespace=namespace)["status"]
         n = vault.undo_dream(run_id, namespace=namespace, force=force)
-    emit({"run_id": run_id, "restored": n}, as_json, lambda: console.print(f"restored {n} records"))
+    partly = (
+        " (the run was only partly applied; it will not be resumed)" if was == "applying" else ""
+    )
+    emit(
+        {"run_id": run_id, "restored": n, "was": was},
+        as_json,
+        lambda: console.print(f"restored {n} records{partly}"),
+    )
+
+
+@dream_app.command("resume")
+@handle_errors
+def resume(namespace: NamespaceOpt = None, as_json: JsonOpt = False) -> None:
+    """Finish applying the runs a killed process left half applied (`dream --apply` does it
+    too before it plans a new run)."""
+    with open_vault() as vault:
+        done = vault.resume_dreams(namespace=namespace)
+    emit(
+        {"resumed_runs": done},
+        as_json,
+        lambda: console.print(
+            f"resumed {', '.join(done)}" if done else "no half-applied runs to resume"
+        ),
+    )
 
 
 @review_app.command("list")
 @handle_errors
 def review_list(
     status: Annotated[
-        str, typer.Option(help="pending | approved | rejected | stale | all")
+        str, typer.Option(help="pending | approved | rejected | stale | withdrawn | all")
     ] = "pending",
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,

@@ -67,6 +67,64 @@ def init(as_json: JsonOpt = False) -> None:
 
 @app.command()
 @handle_errors
+def write(
+    text: Annotated[str, typer.Argument(help="The memory's text, or - to read it from stdin.")],
+    memory_type: Annotated[
+        str, typer.Option("--type", help="user | feedback | project | reference | episodic")
+    ] = "episodic",
+    speaker: Annotated[str | None, typer.Option(help="Who said it.")] = None,
+    session: Annotated[str | None, typer.Option(help="The session (conversation) id.")] = None,
+    at: Annotated[
+        str | None, typer.Option("--at", help="When it happened (ISO date; default: now).")
+    ] = None,
+    importance: Annotated[float, typer.Option(help="0..1; how much it matters.")] = 0.5,
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Write one memory (the SDK's write): entities and facts are extracted on the way in."""
+    import sys
+
+    from memvault.ingest.normalize import decode
+
+    content = decode(sys.stdin.buffer.read(), field="stdin") if text == "-" else text
+    item = {"content": content, "type": memory_type, "importance": importance}
+    item |= {k: v for k, v in (("speaker", speaker), ("session_id", session)) if v is not None}
+    if at is not None:
+        item["occurred_at"] = parse_time(at, "--at")
+    with open_vault() as vault:
+        ns = vault.ns(namespace)
+        result = vault.write_many([item], namespace=ns, labels=["text"])
+        (episode,) = vault.store.get_episodes(ns, result.episode_ids)
+    data = {
+        "namespace": ns,
+        "id": episode.id,
+        "created": bool(result.created),
+        "duplicate_of": episode.id if result.duplicates else None,
+        "truncated": bool(result.truncated),
+        "facts_created": result.facts_created,
+        "facts_reinforced": result.facts_reinforced,
+        "entities_created": result.entities_created,
+        "episode": episode.model_dump(mode="json"),
+    }
+
+    def render() -> None:
+        what = "already known as" if result.duplicates else "wrote"
+        console.print(
+            f"{escape(f'[{ns}]')} {what} {episode.id} ({result.facts_created} new facts, "
+            f"{result.entities_created} new entities)",
+            highlight=False,
+        )
+        if result.truncated:
+            console.print(
+                f"[yellow]truncated[/] to {vault.settings.max_content_chars} characters "
+                "(max_content_chars); the cut is marked in the text"
+            )
+
+    emit(data, as_json, render)
+
+
+@app.command()
+@handle_errors
 def recall(
     query: Annotated[str, typer.Argument(help="What to remember.")],
     k: Annotated[int, typer.Option("-k", help="How many memories.")] = 10,

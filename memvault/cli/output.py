@@ -1,5 +1,6 @@
 """Shared CLI plumbing: the vault from global options, JSON or rich output, and the one
-place errors become messages and exit codes (2: bad input or config, 1: anything else)."""
+place errors become messages and exit codes (2: bad input, configuration or an unusable
+file, 1: anything else)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
+from memvault.clock import DateRangeError
 from memvault.errors import (
     ConfigError,
     InvalidBatchError,
     InvalidInputError,
     MemvaultError,
     NotFoundError,
+    UnusableStoreError,
 )
 from memvault.interop.jsonl import parse_session_time
 
@@ -54,6 +57,8 @@ def parse_time(value: str | None, option: str) -> datetime | None:
         return None
     try:
         return parse_session_time(value)
+    except DateRangeError as exc:
+        raise DateRangeError(exc.value, option) from None
     except ValueError:
         raise InvalidInputError(
             f"{value!r} is not a date",
@@ -96,7 +101,7 @@ def handle_errors(fn: F) -> F:
                 if isinstance(exc, InvalidBatchError) and len(exc.problems) > 5:
                     for p in exc.problems:
                         err_console.print(f"  {p.where}: {p.message}", highlight=False)
-            bad_input = isinstance(exc, InvalidInputError | ConfigError)
+            bad_input = isinstance(exc, InvalidInputError | ConfigError | UnusableStoreError)
             raise typer.Exit(2 if bad_input else 1) from None
 
     return wrapper  # type: ignore[return-value]

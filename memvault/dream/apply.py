@@ -90,10 +90,9 @@ def _dump(change: Change) -> dict[str, Any]:
 
 
 class Applier:
-    def __init__(
-        self, store: Store, embedder: Embedder, settings: ConsolidateSettings, *, chunk: int = 500
-    ):
-        self.store, self.embedder, self.s, self.chunk = store, embedder, settings, chunk
+    def __init__(self, store: Store, embedder: Embedder, settings: ConsolidateSettings):
+        self.store, self.embedder, self.s = store, embedder, settings
+        self.chunk = settings.apply_chunk
 
     # -- recording --------------------------------------------------------------------------
     def record(self, plan: Plan, report: dict[str, Any]) -> tuple[list[Change], list[Doc]]:
@@ -308,11 +307,25 @@ class Applier:
         )
 
     # -- undo ---------------------------------------------------------------------------------
+    def journal_ids(self, namespace: str, doc: Doc) -> list[str]:
+        """Every journal entry of a run, in order. A chunk's journal id is committed with the
+        chunk, in the run's progress; the run document lists them only once the run finishes
+        (and then approvals), so a run a killed process left ``applying`` is found through
+        its progress."""
+        ids = list(doc.body.get("journal", []))
+        if doc.status == "applying":
+            found = self.store.get_docs(namespace, PROGRESS, [doc.id])
+            done = found[0].body.get("journal", []) if found else []
+            ids = [*done, *(i for i in ids if i not in set(done))]
+        return ids
+
     def undo(self, namespace: str, run_id: str, *, force: bool = False) -> int:
+        """Restore what a run changed: the chunks it committed (also those of a run that a
+        killed process left half applied) and the review items approved in it."""
         doc = self.run_doc(namespace, run_id)
         if doc.status == "undone":
             raise InvalidInputError(f"run {run_id} is already undone", field="run_id")
-        journal = self.store.get_docs(namespace, JOURNAL, doc.body["journal"])
+        journal = self.store.get_docs(namespace, JOURNAL, self.journal_ids(namespace, doc))
         entries = [e for j in journal for e in j.body["entries"]]
         current = self._current(namespace, [(e["kind"], e["id"]) for e in entries])
         moved = [e["id"] for e in entries if current.get((e["kind"], e["id"])) != e["after"]]
@@ -334,8 +347,21 @@ class Applier:
                 batch.mentions.append(
                     Mention(namespace=namespace, episode_id=e["id"], entity_id=entity_id)
                 )
-        body = {**doc.body, "undone_entries": len(entries)}
-        batch.docs = [Doc(RUN, run_id, body, status="undone", created_at=doc.created_at)]
+        body = {
+            **doc.body,
+            "journal": [j.id for j in journal],
+            "undone_entries": len(entries),
+            "undone_from": doc.status,
+        }
+        withdrawn = [
+            Doc(REVIEW, d.id, {**d.body, "note": "its run was undone"}, "withdrawn", d.created_at)
+            for d in self.store.get_docs(namespace, REVIEW, doc.body.get("review_ids", []))
+            if d.status == "pending"
+        ]
+        batch.docs = [
+            Doc(RUN, run_id, body, status="undone", created_at=doc.created_at),
+            *withdrawn,
+        ]
         self.store.apply(batch)
         return len(entries)
 

@@ -117,6 +117,11 @@ class Dreamer:
             applied=applied,
         )
 
+    def resume(self, namespace: str) -> list[ApplyResult]:
+        """Finish the runs a killed process left half applied, under the dream's lock."""
+        with self.c.coord.locked(f"dream-lock:{namespace}", owner_id(), self.s.gate.lock_ttl_s):
+            return self.applier.resume(namespace)
+
     def plan(self, namespace: str, now: datetime) -> tuple[Plan, dict[str, Any]]:
         """Every stage over an in-memory workspace: the plan and the run report."""
         c, s = self.c, self.s

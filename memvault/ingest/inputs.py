@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from memvault.clock import UtcDatetime
 from memvault.kg.model import EntityType, MemoryType, normalize_predicate
 
 
@@ -21,7 +21,7 @@ class EpisodeIn(BaseModel):
     speaker: str | None = Field(default=None, max_length=256)
     session_id: str | None = Field(default=None, min_length=1, max_length=256)
     external_id: str | None = Field(default=None, min_length=1, max_length=256)
-    occurred_at: datetime | None = Field(default=None, description="Default: now.")
+    occurred_at: UtcDatetime | None = Field(default=None, description="Default: now.")
     importance: float = Field(default=0.5, ge=0.0, le=1.0)
     permanent: bool = False
     metadata: dict[str, Any] = Field(default_factory=dict)
@@ -43,8 +43,8 @@ class FactIn(BaseModel):
     predicate: str = Field(min_length=1, max_length=128)
     object: str = Field(min_length=1, max_length=1024)
     statement: str | None = Field(default=None, description="Default: 'subject predicate object'.")
-    valid_at: datetime | None = Field(default=None, description="True from; default: now.")
-    invalid_at: datetime | None = None
+    valid_at: UtcDatetime | None = Field(default=None, description="True from; default: now.")
+    invalid_at: UtcDatetime | None = None
     confidence: float = Field(default=0.9, ge=0.0, le=1.0)
     importance: float = Field(default=0.5, ge=0.0, le=1.0)
     object_is_entity: bool = False

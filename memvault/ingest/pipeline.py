@@ -51,8 +51,32 @@ def validation_message(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors():
         where = ".".join(str(p) for p in err["loc"]) or "record"
-        parts.append(f"{where}: {err['msg']}")
+        parts.append(f"{where}: {err['msg'].removeprefix('Value error, ')}")
     return "; ".join(parts)
+
+
+def parse_facts(
+    items: Sequence[FactIn | Mapping[str, Any]],
+    labels: Sequence[str] | None = None,
+    *,
+    now: datetime,
+) -> tuple[list[FactIn], list[Problem]]:
+    """The valid facts, and a problem for each invalid one (labelled ``fact N`` by default)."""
+    parsed: list[FactIn] = []
+    problems: list[Problem] = []
+    for i, item in enumerate(items):
+        where = labels[i] if labels else f"fact {i}"
+        try:
+            fi = item if isinstance(item, FactIn) else FactIn.model_validate(item)
+        except ValidationError as exc:
+            problems.append(Problem(where, validation_message(exc)))
+            continue
+        valid = ensure_utc(fi.valid_at) if fi.valid_at else now
+        if fi.invalid_at is not None and ensure_utc(fi.invalid_at) <= valid:
+            problems.append(Problem(where, "invalid_at must be after valid_at"))
+            continue
+        parsed.append(fi)
+    return parsed, problems
 
 
 def parse_items(
@@ -382,19 +406,7 @@ class Writer:
     def write_facts(
         self, namespace: str, items: Sequence[FactIn | Mapping[str, Any]], *, now: datetime
     ) -> list[Fact]:
-        parsed: list[FactIn] = []
-        problems: list[Problem] = []
-        for i, item in enumerate(items):
-            try:
-                fi = item if isinstance(item, FactIn) else FactIn.model_validate(item)
-            except ValidationError as exc:
-                problems.append(Problem(f"fact {i}", validation_message(exc)))
-                continue
-            valid = ensure_utc(fi.valid_at) if fi.valid_at else now
-            if fi.invalid_at is not None and ensure_utc(fi.invalid_at) <= valid:
-                problems.append(Problem(f"fact {i}", "invalid_at must be after valid_at"))
-                continue
-            parsed.append(fi)
+        parsed, problems = parse_facts(items, now=now)
         if problems:
             raise InvalidBatchError(problems, what="the facts")
         entities = _Entities(self.store, namespace, now)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from memvault.clock import ensure_utc
+from memvault.clock import DateRangeError, ensure_utc
 from memvault.errors import Problem
 
 _TURN_KEYS = {
@@ -43,14 +43,17 @@ def parse_session_time(value: str) -> datetime:
     text = value.strip()
     try:
         return ensure_utc(datetime.fromisoformat(text.replace("Z", "+00:00")))
+    except DateRangeError:
+        raise
     except ValueError:
         pass
     cleaned = re.sub(r"\s+", " ", text.replace(",", ", ")).replace(" ,", ",")
     for fmt in ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y"):
         try:  # strptime matches month names and am/pm case-insensitively
-            return ensure_utc(datetime.strptime(cleaned, fmt))
+            parsed = datetime.strptime(cleaned, fmt)
         except ValueError:
             continue
+        return ensure_utc(parsed)
     raise ValueError(f"{value!r} is not a date (use ISO 8601)")
 
 
@@ -69,7 +72,10 @@ def turn_to_episode(row: dict[str, Any]) -> dict[str, Any]:
     if row.get("turn_id") is not None:
         out["external_id"] = str(row["turn_id"])
     if when:
-        out["occurred_at"] = parse_session_time(str(when))
+        try:
+            out["occurred_at"] = parse_session_time(str(when))
+        except DateRangeError as exc:
+            raise DateRangeError(exc.value, "session_time") from None
     return out
 
 

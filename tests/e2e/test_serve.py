@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 
 from memvault.devservers import free_port
+from tests.http import ADMIN, SECRET
 
 MEMVAULT = str(Path(sys.executable).parent / "memvault")  # the console script users run
 
@@ -24,10 +25,10 @@ def env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 def test_serve_answers_over_http_with_in_process_jobs(tmp_path: Path) -> None:
     port = free_port()
-    admin = "serve-admin-key-0123456789"
+    admin = ADMIN
     proc = subprocess.Popen(
         [MEMVAULT, "serve", "--port", str(port)],
-        env=env(tmp_path, MEMVAULT_SERVER__ADMIN_KEY=admin),
+        env=env(tmp_path, MEMVAULT_SERVER__ADMIN_KEY=admin, MEMVAULT_SECRET_KEY=SECRET),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
@@ -63,3 +64,21 @@ def test_serve_refuses_to_start_without_an_admin_key(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "MEMVAULT_SERVER__ADMIN_KEY" in done.stderr + done.stdout
+
+
+def test_serve_refuses_default_short_or_shared_secrets(tmp_path: Path) -> None:
+    for extra, complaint in (
+        ({"MEMVAULT_SERVER__ADMIN_KEY": ADMIN}, "MEMVAULT_SECRET_KEY is a well-known default"),
+        ({"MEMVAULT_SERVER__ADMIN_KEY": "x", "MEMVAULT_SECRET_KEY": SECRET}, "1 characters"),
+        ({"MEMVAULT_SERVER__ADMIN_KEY": SECRET, "MEMVAULT_SECRET_KEY": SECRET}, "must differ"),
+    ):
+        done = subprocess.run(
+            [MEMVAULT, "serve", "--port", str(free_port())],
+            env=env(tmp_path, **extra),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        said = " ".join((done.stderr + done.stdout).split())
+        assert done.returncode == 2, said
+        assert complaint in said and "secrets.token_urlsafe(32)" in said

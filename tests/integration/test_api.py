@@ -19,9 +19,8 @@ from memvault import FixedClock, MemVault
 from memvault.embed import HashingEmbedder
 from memvault.jobs import InProcessJobs
 from tests import maya
-from tests.http import serving
+from tests.http import ADMIN, SECRET, serving
 
-ADMIN = "admin-key-for-tests-only-0123456789"
 T = datetime(2025, 1, 10, 9, 0, tzinfo=UTC)
 
 
@@ -49,6 +48,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
         tmp_path / "api.db",
         embedder=HashingEmbedder(),
         clock=FixedClock(T + timedelta(days=200)),
+        secret_key=SECRET,
         server={"admin_key": ADMIN, "max_body_bytes": 64_000},
     )
     with serving(create_app(vault, InProcessJobs(vault.c))) as url:
@@ -234,3 +234,99 @@ def test_openapi_documents_every_route(server: Server) -> None:
     assert {"/v1/ns/{namespace}/recall", "/v1/ns/{namespace}/dream", "/v1/keys"} <= paths
     schemes = spec["components"]["securitySchemes"]
     assert {"HTTPBearer", "APIKeyHeader"} <= set(schemes)  # both ways to send a key
+
+
+EDGE_DATES = ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"]
+
+
+@pytest.mark.parametrize("edge", EDGE_DATES)
+def test_dates_at_the_edge_of_time_are_422_naming_the_field(server: Server, edge: str) -> None:
+    key = server.key("maya")
+    with server.client(key) as c:
+        before = c.get("/v1/ns/maya/stats").json()
+        r = c.post("/v1/ns/maya/episodes", json={"items": [{"content": "x", "occurred_at": edge}]})
+        assert r.status_code == 422 and r.json()["error"]["field"] == "items.0.occurred_at"
+        assert "0100-01-01 and 8999-12-31" in r.json()["error"]["message"]
+        fact = {"subject": "A", "predicate": "likes", "object": "b", "valid_at": edge}
+        r = c.post("/v1/ns/maya/facts", json={"items": [fact]})
+        assert r.status_code == 422 and r.json()["error"]["field"] == "items.0.valid_at"
+        r = c.get("/v1/ns/maya/facts", params={"as_of": edge})
+        assert r.status_code == 422 and r.json()["error"]["field"] == "as_of"
+        r = c.post("/v1/ns/maya/recall", json={"query": "x", "as_of": edge})
+        assert r.status_code == 422 and r.json()["error"]["field"] == "as_of"
+        assert c.get("/v1/ns/maya/stats").json() == before  # nothing stored
+
+
+def test_a_streamed_body_over_the_limit_is_413(server: Server) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"items": [{"content": "'
+        for _ in range(100):
+            yield b"x" * 1000
+        yield b'"}]}'
+
+    key = server.key("maya")
+    with server.client(key) as c:
+        r = c.post(
+            "/v1/ns/maya/episodes", content=chunks(), headers={"content-type": "application/json"}
+        )
+        assert r.status_code == 413 and r.json()["error"]["type"] == "too_large"
+        small = iter([b'{"items": [{"content": "I live in Porto."}]}'])
+        r = c.post(
+            "/v1/ns/maya/episodes", content=small, headers={"content-type": "application/json"}
+        )
+        assert r.status_code == 201  # a streamed body under the limit still gets through
+
+
+def test_guessing_keys_is_throttled_and_the_right_key_still_works(server: Server) -> None:
+    key = server.key("maya")
+    with server.client(key) as good:
+        assert good.get("/v1/ns/maya/stats").status_code == 200
+    statuses = []
+    for i in range(20):
+        with server.client(f"mvk_guess{i}_wrong") as bad:
+            r = bad.get("/v1/namespaces")
+            statuses.append(r.status_code)
+            if r.status_code == 429:
+                assert int(r.headers["Retry-After"]) >= 1
+                assert r.json()["error"]["type"] == "too_many_requests"
+    assert statuses[:10] == [401] * 10
+    assert statuses[10:] == [429] * 10  # blocked before the key is even checked
+    with server.client(key) as good:  # a key that already worked from here is not locked out
+        assert good.get("/v1/ns/maya/stats").status_code == 200
+
+
+def test_lint_reports_no_server_paths(server: Server, tmp_path: Path) -> None:
+    key = server.key("maya")
+    with server.client(key) as c:
+        c.post("/v1/ns/maya/episodes", json={"items": turns()})
+        r = c.post("/v1/ns/maya/lint", json={})
+    assert r.status_code == 200
+    assert r.json()["ontology"] == ["ontology.yaml"]
+    assert "/" not in r.text.replace("</", "")
+
+
+@pytest.mark.parametrize(
+    ("secret", "admin", "complaint"),
+    [
+        ("change-me", ADMIN, "MEMVAULT_SECRET_KEY is a well-known default"),
+        ("", ADMIN, "MEMVAULT_SECRET_KEY is empty"),
+        (SECRET, "x", "MEMVAULT_SERVER__ADMIN_KEY is 1 characters"),
+        (SECRET, "a" * 40, "MEMVAULT_SERVER__ADMIN_KEY looks predictable"),
+        (SECRET, SECRET, "must differ"),
+    ],
+)
+def test_weak_secrets_refuse_to_serve(
+    tmp_path: Path, secret: str, admin: str, complaint: str
+) -> None:
+    from memvault.errors import ConfigError
+
+    vault = MemVault.open(
+        tmp_path / "weak.db",
+        embedder=HashingEmbedder(),
+        secret_key=secret,
+        server={"admin_key": admin},
+    )
+    with pytest.raises(ConfigError, match=complaint) as caught:
+        create_app(vault, InProcessJobs(vault.c))
+    assert "secrets.token_urlsafe(32)" in str(caught.value)
+    vault.close()

@@ -4,6 +4,7 @@ behind auth. No request may get a 5xx."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -13,14 +14,17 @@ from api.app import create_app
 from memvault import MemVault
 from memvault.embed import HashingEmbedder
 from memvault.jobs import InProcessJobs
-from tests.http import serving
+from tests.http import ADMIN, SECRET, serving
 
-ADMIN = "admin-key-for-tests-only-0123456789"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_schemathesis_finds_no_server_error(tmp_path: Path) -> None:
     vault = MemVault.open(
-        tmp_path / "fuzz.db", embedder=HashingEmbedder(), server={"admin_key": ADMIN}
+        tmp_path / "fuzz.db",
+        embedder=HashingEmbedder(),
+        secret_key=SECRET,
+        server={"admin_key": ADMIN},
     )
     vault.write("I live in Porto and my manager is Ana.", speaker="Bo", namespace="bo")
     with serving(create_app(vault, InProcessJobs(vault.c))) as url:
@@ -51,6 +55,9 @@ def test_schemathesis_finds_no_server_error(tmp_path: Path) -> None:
             capture_output=True,
             text=True,
             timeout=900,
+            # dates at the edge of time for every date-time field (tests/fuzz_hooks.py)
+            env={**os.environ, "SCHEMATHESIS_HOOKS": "tests.fuzz_hooks"},
+            cwd=ROOT,
         )
     vault.close()
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]

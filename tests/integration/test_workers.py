@@ -24,11 +24,10 @@ from memvault.coord.redis import RedisCoordination
 from memvault.devservers import LocalRedis
 from memvault.embed import HashingEmbedder
 from tests import maya
-from tests.http import serving
+from tests.http import ADMIN, SECRET, serving
 from workers.queue import CeleryJobs
 
 ROOT = Path(__file__).resolve().parents[2]
-ADMIN = "admin-key-for-tests-only-0123456789"
 
 
 def env_for(redis_url: str, db: Path, **extra: str) -> dict[str, str]:
@@ -38,6 +37,7 @@ def env_for(redis_url: str, db: Path, **extra: str) -> dict[str, str]:
         MEMVAULT_EMBEDDER="hashing",
         MEMVAULT_SERVER__REDIS_URL=redis_url,
         MEMVAULT_SERVER__ADMIN_KEY=ADMIN,
+        MEMVAULT_SECRET_KEY=SECRET,
         MEMVAULT_SERVER__TASK_VISIBILITY_TIMEOUT_S="2",
         **extra,
     )
@@ -109,6 +109,7 @@ def stack(tmp_path: Path, redis_url: str) -> Iterator[dict[str, Any]]:
 def open_vault(stack: dict[str, Any]) -> MemVault:
     settings = load_settings(
         db_path=stack["db"],
+        secret_key=SECRET,
         server={"redis_url": stack["redis_url"], "admin_key": ADMIN},
     )
     return MemVault.open(settings=settings, embedder=HashingEmbedder())
@@ -253,7 +254,9 @@ def test_a_worker_killed_mid_dream_leaves_whole_chunks_and_the_task_reruns(
 def test_with_redis_down_recall_answers_and_job_endpoints_say_503(tmp_path: Path) -> None:
     redis = LocalRedis(graph=False).start()
     settings = load_settings(
-        db_path=tmp_path / "down.db", server={"redis_url": redis.url, "admin_key": ADMIN}
+        db_path=tmp_path / "down.db",
+        secret_key=SECRET,
+        server={"redis_url": redis.url, "admin_key": ADMIN},
     )
     vault = MemVault.open(settings=settings, embedder=HashingEmbedder())
     seed(vault, "maya")

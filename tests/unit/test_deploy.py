@@ -34,7 +34,7 @@ def test_compose_has_every_service_with_a_healthcheck_and_volumes() -> None:
 
 def test_the_image_serves_the_api_module() -> None:
     text = (ROOT / "Dockerfile").read_text()
-    assert '"api.main:app"' in text and ".[ml,llm,server]" in text
+    assert '"api.main:build", "--factory"' in text and ".[ml,llm,server]" in text
     assert importlib.util.find_spec("api.main") is not None
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from memvault.clock import ensure_utc
-from memvault.errors import InvalidInputError, StoreError
+from memvault.errors import InvalidInputError, StoreError, UnusableStoreError
 from memvault.kg.model import (
     Entity,
     Episode,
@@ -57,7 +57,7 @@ class SQLiteStore(Store):
             self._conn.execute("PRAGMA busy_timeout = 30000")
             migrate(self._conn, self.path)
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot open {self.path} as a memvault store: {exc}") from exc
+            raise UnusableStoreError(f"cannot open {self.path} as a memvault store: {exc}") from exc
         self._lock = threading.RLock()
         self._depth = 0
         self._vectors = VectorCache()
@@ -96,6 +96,11 @@ class SQLiteStore(Store):
             with self.transaction():
                 return write_batch(self._conn, batch)
         except sqlite3.Error as exc:
+            if "readonly" in str(exc):
+                raise UnusableStoreError(
+                    f"{self.path} is read-only, nothing was written: give this user write "
+                    "access to the file and its folder"
+                ) from exc
             raise StoreError(f"sqlite write failed, nothing was written: {exc}") from exc
 
     # -- lookups by id --------------------------------------------------------------------

@@ -1,0 +1,133 @@
+"""The command line at its edges: one memory from the shell, dates memvault cannot hold,
+empty and huge inputs, files that cannot serve as a vault. Exit codes as the README says:
+0 done, 2 bad input or configuration (an unusable file included), 1 anything else."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.test_cli import run, write_lines
+
+EDGES = ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"]
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "edge.db"
+
+
+def _episodes(db: Path) -> int:
+    code, out, _ = run(db, "stats", "-n", "maya", "--json")
+    assert code == 0
+    return int(json.loads(out)["episodes"])
+
+
+def test_write_one_memory_from_the_shell(db: Path) -> None:
+    code, out, _ = run(
+        db, "write", "I live in Porto.", "-n", "maya", "--speaker", "Maya", "--session", "s1",
+        "--at", "2025-03-01", "--type", "user", "--json",
+    )  # fmt: skip
+    assert code == 0
+    written = json.loads(out)
+    assert written["created"] and written["facts_created"] == 1
+    assert written["episode"]["occurred_at"].startswith("2025-03-01")
+    assert written["episode"]["type"] == "user" and written["episode"]["session_id"] == "s1"
+    code, out, _ = run(
+        db, "write", "I live in Porto.", "-n", "maya", "--speaker", "Maya", "--session", "s1",
+        "--at", "2025-03-01", "--type", "user",
+    )  # fmt: skip
+    assert code == 0 and "already known as" in out and written["id"] in out
+    code, out, _ = run(db, "write", "-", "-n", "maya", stdin="The standup moved to 9:30.\n")
+    assert code == 0 and "[maya] wrote" in out
+    code, out, _ = run(db, "recall", "Porto", "-n", "maya", "--json")
+    assert json.loads(out)[0]["id"] == written["id"]
+    assert _episodes(db) == 2
+
+
+def test_write_refuses_bad_input_and_changes_nothing(db: Path) -> None:
+    run(db, "write", "A first memory.", "-n", "maya")
+    for args in (
+        ["   "],
+        ["\u200b"],
+        ["text", "--type", "dream"],
+        ["text", "--importance", "2"],
+        ["text", "--at", "yesterday-ish"],
+    ):
+        code, _, err = run(db, "write", *args, "-n", "maya", "--json")
+        assert code == 2, args
+        assert json.loads(err)["error"]["message"]
+    assert _episodes(db) == 1
+
+
+@pytest.mark.parametrize("edge", EDGES)
+def test_dates_at_the_edge_of_time_exit_2_naming_the_option(
+    db: Path, tmp_path: Path, edge: str
+) -> None:
+    run(db, "write", "A first memory.", "-n", "maya")
+    for args, field in (
+        (["write", "text", "--at", edge], "--at"),
+        (["recall", "text", "--as-of", edge], "--as-of"),
+        (["recall", "text", "--now", edge], "--now"),
+        (["facts", "--as-of", edge], "--as-of"),
+    ):
+        code, _, err = run(db, *args, "-n", "maya", "--json")
+        assert code == 2, args
+        error = json.loads(err)["error"]
+        assert error["field"] == field and "0100-01-01 and 8999-12-31" in error["message"]
+        code, _, err = run(db, *args, "-n", "maya")
+        assert code == 2 and "Traceback" not in err and field in err
+    src = write_lines(
+        tmp_path / "edge.jsonl",
+        [
+            json.dumps({"content": "fine"}),
+            json.dumps({"content": "old", "occurred_at": edge}),
+            json.dumps({"record": "fact", "subject": "A", "predicate": "p", "object": "b",
+                        "valid_at": edge}),
+            json.dumps({"conv_id": "c", "session_id": "1", "turn_id": "t1", "speaker": "A",
+                        "text": "hi", "session_time": edge}),
+        ],
+    )  # fmt: skip
+    code, _, err = run(db, "ingest", str(src), "-n", "maya", "--json")
+    assert code == 2
+    problems = {p["where"]: p["message"] for p in json.loads(err)["error"]["problems"]}
+    assert set(problems) == {"line 2", "line 3", "line 4"}
+    assert "occurred_at" in problems["line 2"] and "valid_at" in problems["line 3"]
+    assert "session_time" in problems["line 4"]
+    assert _episodes(db) == 1
+
+
+def test_empty_input_is_an_error_unless_allowed(db: Path, tmp_path: Path) -> None:
+    for name, body in (("e.txt", ""), ("w.txt", "  \n\t\n"), ("e.jsonl", "\n \n")):
+        path = tmp_path / name
+        path.write_text(body, encoding="utf-8")
+        code, _, err = run(db, "ingest", str(path), "-n", "maya")
+        assert code == 2 and "nothing to write" in err and "--allow-empty" in err
+        code, out, _ = run(db, "ingest", str(path), "-n", "maya", "--allow-empty")
+        assert code == 0 and "wrote 0 memories" in out
+
+
+def test_truncation_is_said_in_the_human_output(db: Path, tmp_path: Path) -> None:
+    path = tmp_path / "huge.txt"
+    path.write_text("word " * 4000 + "\n\nshort one\n", encoding="utf-8")
+    code, out, _ = run(db, "ingest", str(path), "-n", "maya")
+    assert code == 0
+    assert "1 memories were truncated to 8000 characters" in " ".join(out.split())
+    code, out, _ = run(db, "write", "x" * 9000, "-n", "maya")
+    assert code == 0 and "truncated to 8000 characters" in " ".join(out.split())
+
+
+def test_unusable_files_exit_2(db: Path, tmp_path: Path) -> None:
+    garbage = tmp_path / "not-a-vault.db"
+    garbage.write_bytes(b"this is not a database" * 100)
+    code, _, err = run(garbage, "recall", "x", "--json")
+    assert code == 2 and json.loads(err)["error"]["type"] == "UnusableStoreError"
+    run(db, "write", "A first memory.", "-n", "maya")
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    code, _, err = run(db, "recall", "x", "-n", "maya", "--json")
+    assert code == 2 and json.loads(err)["error"]["type"] == "SchemaVersionError"
+    assert "upgrade memvault" in json.loads(err)["error"]["message"]
