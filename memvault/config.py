@@ -42,6 +42,22 @@ class RecallSettings(BaseModel):
         }
     )
     fact_half_life_days: float = Field(default=180.0, gt=0)
+    currency: bool = Field(
+        default=True, description="Rank what was replaced below what replaced it (recall.md)."
+    )
+    outdated_factor: float = Field(
+        default=0.3, gt=0, le=1, description="Score factor of a superseded fact's evidence."
+    )
+    contested_factor: float = Field(
+        default=0.5, gt=0, le=1, description="...of an older value of a single-valued predicate."
+    )
+    current_factor: float = Field(
+        default=1.2, ge=1, description="...of the evidence of a fact that replaced another."
+    )
+    answer_factor: float = Field(
+        default=1.3, ge=1, description="...of a current fact about what the query asks."
+    )
+    currency_max_facts: int = Field(default=5000, ge=1, description="Facts read per recall.")
     access_boost_step: float = Field(default=0.1, ge=0)
     access_boost_cap: int = Field(default=10, ge=0)
     sticky_min_access: int = Field(default=5, ge=0)

@@ -46,8 +46,12 @@ class MemVault:
             llm=container.llm,
             max_chars=self.settings.max_content_chars,
         )
+        configured = set(self.settings.dream.consolidate.single_valued_predicates)
         self.recaller = Recaller(
-            store=container.store, embedder=container.embedder, settings=self.settings.recall
+            store=container.store,
+            embedder=container.embedder,
+            settings=self.settings.recall,
+            single_valued=lambda p: p in configured or container.ontology.is_(p, "single_valued"),
         )
 
     @classmethod

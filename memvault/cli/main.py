@@ -132,6 +132,9 @@ def recall(
     as_of: Annotated[str | None, typer.Option(help="World time to ask about (ISO date).")] = None,
     now: Annotated[str | None, typer.Option(help="Pretend it is this time (ISO date).")] = None,
     explain: Annotated[bool, typer.Option(help="Show how each score was made.")] = False,
+    ids: Annotated[
+        bool, typer.Option("--ids", help="Print only the ids, one a line (for pipes).")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Recall the memories that matter most for a query."""
@@ -157,6 +160,11 @@ def recall(
         }
         for h in hits
     ]
+
+    if ids and not as_json:
+        for h in hits:
+            typer.echo(h.id)
+        return
 
     def render() -> None:
         if not hits:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import base64
 import json
+import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -105,12 +106,16 @@ def import_namespace(
         raise InvalidInputError("the dump is empty", field="line 1")
     header = _header(*first)
     target = namespace or header["namespace"]
+    # Into another namespace, every record gets an id of its own there (derived, so importing
+    # the same dump twice still changes nothing): ids are unique across a store, and keeping
+    # them would move the records out of the namespace they were exported from.
+    rekey = _rekey(target) if target != header.get("namespace") else None
     batch = Batch(namespace=target)
     problems: list[Problem] = []
     vectors: dict[tuple[str, str], np.ndarray] = {}
     for number, line in lines:
         try:
-            _load_line(line, target, batch, vectors)
+            _load_line(line, target, batch, vectors, rekey)
         except (ValueError, ValidationError, KeyError, TypeError) as exc:
             problems.append(Problem(f"line {number}", _short(exc)))
     if problems:
@@ -162,8 +167,34 @@ def _header(number: int, line: str) -> dict[str, Any]:
     return header
 
 
+_ID_FIELDS = ("id", "subject_id", "object_id", "episode_id", "entity_id")
+
+
+def _rekey(target: str) -> Callable[[str], str]:
+    return lambda old: uuid.uuid5(uuid.NAMESPACE_URL, f"memvault:{target}:{old}").hex
+
+
+def _rekeyed(kind: str, data: dict[str, Any], rekey: Callable[[str], str]) -> dict[str, Any]:
+    out = dict(data)
+    if kind == "session":
+        return out  # a session's id is its name within the namespace
+    for name in _ID_FIELDS:
+        if out.get(name):
+            out[name] = rekey(out[name])
+    if out.get("source_episode_ids"):
+        out["source_episode_ids"] = [rekey(i) for i in out["source_episode_ids"]]
+    metadata = out.get("metadata")
+    if isinstance(metadata, dict) and metadata.get("merged_from"):
+        out["metadata"] = {**metadata, "merged_from": [rekey(i) for i in metadata["merged_from"]]}
+    return out
+
+
 def _load_line(
-    line: str, target: str, batch: Batch, vectors: dict[tuple[str, str], np.ndarray]
+    line: str,
+    target: str,
+    batch: Batch,
+    vectors: dict[tuple[str, str], np.ndarray],
+    rekey: Callable[[str], str] | None,
 ) -> None:
     item = json.loads(line)
     if not isinstance(item, dict):
@@ -171,12 +202,13 @@ def _load_line(
     kind = item.get("type")
     if kind == "vector":
         raw = np.frombuffer(base64.b64decode(item["b64"], validate=True), dtype=np.float32)
-        vectors[(item["kind"], item["id"])] = raw
+        vectors[(item["kind"], rekey(item["id"]) if rekey else item["id"])] = raw
         return
     model = _MODELS.get(kind or "")
     if model is None:
         raise ValueError(f"unknown record type {kind!r}")
-    batch.add(model.model_validate({**item["data"], "namespace": target}))  # type: ignore[arg-type]
+    data = _rekeyed(kind or "", item["data"], rekey) if rekey else item["data"]
+    batch.add(model.model_validate({**data, "namespace": target}))  # type: ignore[arg-type]
 
 
 def _short(exc: Exception) -> str:

@@ -169,6 +169,15 @@ class Fact(Record):
             return False
         return self.invalid_at is None or at < self.invalid_at
 
+    def effective_confidence(self, now: datetime, half_life_days: float) -> float:
+        """confidence × 0.5^(days since last confirmed / half-life): since the last
+        reinforcement (a restatement, a "correct"), or since the vault learned it. Not since
+        ``valid_at``: a fact true for years and restated yesterday is fresh. Recall's ranking
+        and the janitor's cull both read this one rule."""
+        since = self.last_reinforced_at or self.created_at
+        days = max((now - since).total_seconds() / 86400.0, 0.0)
+        return self.confidence * 0.5 ** (days / half_life_days)
+
     def key(self) -> tuple[str, str, str]:
         return (self.subject_id, self.predicate, normalize_name(self.object))
 

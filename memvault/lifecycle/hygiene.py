@@ -26,8 +26,7 @@ def cull_facts(ws: Workspace, s: HygieneSettings) -> list[str]:
         return []
     culled = []
     for f in sorted(ws.live_facts(), key=lambda f: f.id):
-        since = max(t for t in (f.valid_at, f.created_at, f.last_reinforced_at) if t)
-        effective = f.confidence * 0.5 ** (age_days(since, ws.now) / s.half_life_days)
+        effective = f.effective_confidence(ws.now, s.half_life_days)
         if effective < s.cull_floor:
             ws.update(
                 f,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Literal
 
@@ -28,16 +28,25 @@ import numpy as np
 from memvault.config import RecallSettings
 from memvault.embed import Embedder
 from memvault.kg.model import Episode, Fact, normalize_name
-from memvault.kg.store import Store
+from memvault.kg.store import FactQuery, Store
 from memvault.recall.candidates import Candidates, Key
+from memvault.recall.currency import Assessment, assess
 from memvault.recall.query import keyword_terms, name_candidates
 from memvault.recall.results import Hit
 from memvault.recall.scoring import score_episode, score_fact
 
 
 class Recaller:
-    def __init__(self, *, store: Store, embedder: Embedder, settings: RecallSettings):
+    def __init__(
+        self,
+        *,
+        store: Store,
+        embedder: Embedder,
+        settings: RecallSettings,
+        single_valued: Callable[[str], bool] = lambda predicate: False,
+    ):
         self.store, self.embedder, self.s = store, embedder, settings
+        self.single_valued = single_valued
         self._sizes: dict[str, tuple[int, int]] = {}  # namespace → (watermark, episodes)
 
     def recall(
@@ -61,7 +70,8 @@ class Recaller:
         score = self._context(c, base, vector)
         score = self._actor_bonus(c, score, self._named(c))
         score = self._session(c, score)
-        hits = self._score(c, score, base, at)
+        verdicts = self._currency(c, query, vector, at)
+        hits = self._score(c, score, at, verdicts)
         hits.sort(key=lambda h: (-h.score, h.id))
         return hits[:k]
 
@@ -230,22 +240,56 @@ class Recaller:
                 out[key] += c.signal["session"][key]
         return out
 
+    # -- currency ---------------------------------------------------------------------------
+    def _currency(self, c: Candidates, query: str, vector: np.ndarray, at: datetime) -> Assessment:
+        """Verdicts from the facts about what the candidates and the query name; a current
+        fact that answers the query joins the candidates (see memvault.recall.currency)."""
+        s = self.s
+        if not s.currency:
+            return Assessment()
+        subjects = {f.subject_id for f in c.facts.values()} | {e.id for e in c.query_entities}
+        subjects |= {m.entity_id for m in self.store.mentions_of(c.ns, list(c.episodes))}
+        speakers = sorted({e.speaker for e in c.episodes.values() if e.speaker})
+        subjects |= {e.id for e in self.store.find_entities(c.ns, speakers)}
+        facts = self.store.list_facts(
+            c.ns, FactQuery(subject_ids=sorted(subjects), limit=s.currency_max_facts)
+        )
+        found = assess(
+            facts,
+            at,
+            query=query,
+            named=self._named(c),
+            single_valued=self.single_valued,
+            outdated_factor=s.outdated_factor,
+            current_factor=s.current_factor,
+            contested_factor=s.contested_factor,
+            answer_factor=s.answer_factor,
+        )
+        fresh = [f for f in found.answers if ("fact", f.id) not in c.keys]
+        for f in fresh:
+            c.keys.setdefault(("fact", f.id), None)
+            c.facts[f.id] = f
+        self._cosines(c, "fact", [f.id for f in fresh], vector)
+        return found
+
     # -- filter and score -----------------------------------------------------------------
     def _score(
-        self, c: Candidates, score: dict[Key, float], base: dict[Key, float], at: datetime
+        self, c: Candidates, score: dict[Key, float], at: datetime, verdicts: Assessment
     ) -> list[Hit]:
         best = max(score.values(), default=0.0)
         if best <= 0:
             return []
+        answers = {f.id for f in verdicts.answers}
         hits: list[Hit] = []
-        for key, value in score.items():
+        for key in c.keys:
             kind, rid = key
-            relevance = value / best
+            # a fact that answers the question is as relevant as the best memory
+            relevance = 1.0 if rid in answers else score.get(key, 0.0) / best
             if kind == "episode":
                 e = c.episodes.get(rid)
                 if e is None or not _visible_episode(e, at):
                     continue
-                factors = score_episode(e, relevance, at, self.s)
+                factors = score_episode(e, relevance, at, self.s, verdicts.episodes.get(rid))
                 hits.append(
                     Hit(
                         kind="episode",
@@ -262,7 +306,7 @@ class Recaller:
                 f = c.facts.get(rid)
                 if f is None or not _visible_fact(f, at):
                     continue
-                factors = score_fact(f, relevance, at, self.s)
+                factors = score_fact(f, relevance, at, self.s, verdicts.facts.get(rid))
                 hits.append(
                     Hit(
                         kind="fact",
@@ -274,7 +318,20 @@ class Recaller:
                         explanation=c.explain(key, factors),
                     )
                 )
+        _answers_rank_first(hits, answers, self.s.answer_factor)
         return hits
+
+
+def _answers_rank_first(hits: list[Hit], answers: set[str], factor: float) -> None:
+    """A current fact that answers the question (its subject named, its predicate asked
+    about) ranks above every other memory: its own confidence decays since it was last
+    confirmed, but it is still what the vault holds true."""
+    best = max((h.score for h in hits if h.id not in answers), default=0.0)
+    for h in hits:
+        if h.kind == "fact" and h.id in answers and best * factor > h.score:
+            h.score = h.explanation.factors.score = best * factor
+            note = h.explanation.factors.currency_note
+            h.explanation.factors.currency_note = f"{note}; ranked first (best other × {factor:g})"
 
 
 def _visible_episode(e: Episode, at: datetime) -> bool:

@@ -33,6 +33,8 @@ class Explanation(BaseModel):
         extra = []
         if f.confidence != 1.0:
             extra.append(f"effective confidence {f.confidence:.3f}")
+        if f.currency != 1.0 or f.currency_note:
+            extra.append(f"currency ×{f.currency:.2f}: {f.currency_note}")
         if self.entities:
             extra.append("entities: " + ", ".join(self.entities))
         return (

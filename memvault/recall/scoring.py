@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from memvault.config import RecallSettings
 from memvault.kg.model import Episode, Fact, MemoryType
+from memvault.recall.currency import Verdict
 
 
 class Factors(BaseModel):
@@ -20,6 +21,8 @@ class Factors(BaseModel):
     access_boost: float
     stickiness: float
     confidence: float = 1.0  # effective confidence, facts only
+    currency: float = 1.0  # replaced / contested below 1, current or answering above
+    currency_note: str | None = None
     score: float = 0.0
 
 
@@ -48,13 +51,9 @@ def anti_stickiness(access_count: int, reinforced_count: int, s: RecallSettings)
     return s.sticky_base ** min(excess, s.sticky_cap)
 
 
-def effective_confidence(fact: Fact, now: datetime, half_life_days: float) -> float:
-    """confidence × 0.5^(days since last reinforced, or since it became true / half-life)."""
-    since = fact.last_reinforced_at or fact.valid_at
-    return fact.confidence * 0.5 ** (age_days(since, now) / half_life_days)
-
-
-def score_episode(e: Episode, relevance: float, now: datetime, s: RecallSettings) -> Factors:
+def score_episode(
+    e: Episode, relevance: float, now: datetime, s: RecallSettings, verdict: Verdict | None = None
+) -> Factors:
     days = age_days(e.occurred_at, now)
     f = Factors(
         relevance=max(relevance, 0.0),
@@ -63,12 +62,16 @@ def score_episode(e: Episode, relevance: float, now: datetime, s: RecallSettings
         decay=decay(days, s.decay_per_day.get(e.type, s.decay_per_day[MemoryType.EPISODIC])),
         access_boost=access_boost(e.access_count, s),
         stickiness=anti_stickiness(e.access_count, e.reinforced_count, s),
+        currency=verdict.factor if verdict else 1.0,
+        currency_note=verdict.why if verdict else None,
     )
-    f.score = f.relevance * f.importance * f.decay * f.access_boost * f.stickiness
+    f.score = f.relevance * f.importance * f.decay * f.access_boost * f.stickiness * f.currency
     return f
 
 
-def score_fact(fact: Fact, relevance: float, now: datetime, s: RecallSettings) -> Factors:
+def score_fact(
+    fact: Fact, relevance: float, now: datetime, s: RecallSettings, verdict: Verdict | None = None
+) -> Factors:
     f = Factors(
         relevance=max(relevance, 0.0),
         importance=fact.importance,
@@ -76,7 +79,9 @@ def score_fact(fact: Fact, relevance: float, now: datetime, s: RecallSettings) -
         decay=1.0,  # facts age through effective confidence
         access_boost=access_boost(fact.access_count, s),
         stickiness=anti_stickiness(fact.access_count, fact.reinforced_count, s),
-        confidence=effective_confidence(fact, now, s.fact_half_life_days),
+        confidence=fact.effective_confidence(now, s.fact_half_life_days),
+        currency=verdict.factor if verdict else 1.0,
+        currency_note=verdict.why if verdict else None,
     )
-    f.score = f.relevance * f.importance * f.access_boost * f.stickiness * f.confidence
+    f.score = f.relevance * f.importance * f.access_boost * f.stickiness * f.confidence * f.currency
     return f

@@ -160,6 +160,29 @@ def test_export_import_restores_a_namespace(db: Path, tmp_path: Path) -> None:
     assert "Porto" in json.loads(out)[0]["text"]
 
 
+def test_import_into_another_namespace_copies_and_leaves_the_source_whole(
+    db: Path, tmp_path: Path
+) -> None:
+    # found by running the README: the copy used to take the records out of the source
+    run(db, "write", "I live in Porto.", "-n", "alpha", "--speaker", "Ana")
+    run(db, "write", "I live in Porto!", "-n", "alpha", "--speaker", "Ana", "--session", "s2")
+    dump = tmp_path / "alpha.jsonl"
+    run(db, "export", "-n", "alpha", "--out", str(dump))
+    _, before, _ = run(db, "stats", "-n", "alpha", "--json")
+    for _ in range(2):  # importing the same dump twice changes nothing more
+        code, _, _ = run(db, "import", str(dump), "-n", "alpha-copy")
+        assert code == 0
+    _, after, _ = run(db, "stats", "-n", "alpha", "--json")
+    _, copy, _ = run(db, "stats", "-n", "alpha-copy", "--json")
+    assert json.loads(after) == json.loads(before)
+    source, copied = json.loads(after), json.loads(copy)
+    for kind in ("episodes", "facts", "entities", "mentions", "vectors"):
+        assert copied[kind] == source[kind] > 0, kind
+    for ns in ("alpha", "alpha-copy"):
+        _, out, _ = run(db, "recall", "Porto", "-n", ns, "--json")
+        assert "Porto" in json.loads(out)[0]["text"]
+
+
 def test_installed_console_script_runs(tmp_path: Path) -> None:
     exe = Path(sys.executable).with_name("memvault")
     env = {**os.environ, **ENV, "MEMVAULT_DB_PATH": str(tmp_path / "x.db")}

@@ -50,7 +50,7 @@ def test_export_is_deterministic_and_import_restores_everything(
         assert _dump(copy) == first
         again = copy.import_(io.StringIO(first))  # idempotent
         assert again.counts == summary.counts and _dump(copy) == first
-        assert copy.recall("where does Maya live")[0].text.endswith("Berlin.")
+        assert "Berlin" in copy.recall("where does Maya live")[0].text  # the fact answers
 
 
 def test_import_into_another_namespace_and_reembed_on_embedder_change(

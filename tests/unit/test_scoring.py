@@ -8,7 +8,6 @@ from memvault.kg.model import Episode, Fact, MemoryType
 from memvault.recall.query import keyword_terms, name_candidates
 from memvault.recall.scoring import (
     anti_stickiness,
-    effective_confidence,
     score_episode,
 )
 from tests.conftest import T0
@@ -54,7 +53,7 @@ def test_composite_multiplies_every_factor() -> None:
     assert f.score == pytest.approx(expected)
 
 
-def test_effective_confidence_halves_each_half_life_since_reinforcement() -> None:
+def test_effective_confidence_halves_each_half_life_since_last_confirmed() -> None:
     f = Fact(
         namespace="n",
         subject_id="s",
@@ -63,12 +62,13 @@ def test_effective_confidence_halves_each_half_life_since_reinforcement() -> Non
         object="o",
         statement="A p o",
         confidence=0.8,
-        valid_at=T0,
+        valid_at=T0 - timedelta(days=3650),  # true for ten years: that does not age it
         created_at=T0,
     )
-    assert effective_confidence(f, T0 + timedelta(days=180), 180) == pytest.approx(0.4)
-    f.last_reinforced_at = T0 + timedelta(days=180)
-    assert effective_confidence(f, T0 + timedelta(days=180), 180) == pytest.approx(0.8)
+    assert f.effective_confidence(T0, 180) == pytest.approx(0.8)
+    assert f.effective_confidence(T0 + timedelta(days=180), 180) == pytest.approx(0.4)
+    f.last_reinforced_at = T0 + timedelta(days=180)  # restated: fresh again
+    assert f.effective_confidence(T0 + timedelta(days=180), 180) == pytest.approx(0.8)
 
 
 def test_query_terms_drop_stopwords_but_never_empty() -> None:

@@ -1,0 +1,150 @@
+"""Currency: at the time recall looks from (``now``, or ``as_of``), what the vault knows was
+replaced ranks below what replaced it, and a fact that answers the question comes first.
+
+The facts of one subject and predicate fall, at that time, into:
+
+- **current**: valid then;
+- **replaced**: ended (``invalid_at`` ≤ then) while another fact of the same subject and
+  predicate is current (the dream superseded it, or a user ended it);
+- **contested** (provisional): a single-valued predicate with two or more current values
+  before any dream judged them; the newest (``valid_at``) is taken as current, the older
+  ones are contested until the dream's verdict.
+
+Only facts whose predicate the query asks about count ("where does she live" asks about
+``lives_in``): supersession orders memories about the same thing and buries nothing about
+other things. Among those, a memory that is evidence (a source episode) of a replaced or
+contested fact, and of no current one, is demoted; the evidence of a current fact that
+replaced another is lifted. A current fact whose subject the query names answers it and
+ranks first. History questions ("before", "used to", "previously") keep every statement as
+it is. Nothing is hidden: a demotion is a factor, explained on the hit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from memvault.kg.model import Fact, normalize_name
+
+_HISTORY = re.compile(
+    r"\b(before|used to|previous(ly)?|former(ly)?|originally|at first|earlier|"
+    r"in the past|history|old|ex|anymore|no longer|change[sd]?|switch(ed)?|moved from|"
+    r"prior|until|back then|when did)\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[a-z]+")
+_STOP = {"in", "at", "of", "to", "the", "a", "an", "is", "has", "have", "with", "for", "on"}
+
+
+def is_history_question(query: str) -> bool:
+    return bool(_HISTORY.search(query))
+
+
+def _stem(word: str) -> str:
+    """live, lives, lived, living → liv; works, working → work (enough to match a question's
+    verb with a predicate's)."""
+    for suffix in ("ing", "ed", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def stems(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP}
+
+
+@dataclass
+class Verdict:
+    factor: float
+    why: str
+
+
+@dataclass
+class Assessment:
+    facts: dict[str, Verdict] = field(default_factory=dict)
+    episodes: dict[str, Verdict] = field(default_factory=dict)
+    answers: list[Fact] = field(default_factory=list)
+
+
+def _day(t: datetime) -> str:
+    return t.date().isoformat()
+
+
+def assess(
+    facts: Iterable[Fact],
+    at: datetime,
+    *,
+    query: str,
+    named: set[str],
+    single_valued: Callable[[str], bool],
+    outdated_factor: float,
+    current_factor: float,
+    contested_factor: float,
+    answer_factor: float,
+) -> Assessment:
+    """Verdicts on facts and their evidence at ``at``. ``named``: normalised names the query
+    mentions (a fact answers only about a subject the query names)."""
+    out = Assessment()
+    groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+    for f in facts:
+        if f.expired_at is None and f.valid_at <= at:
+            groups[(f.subject_id, f.predicate)].append(f)
+    history = is_history_question(query)
+    asked = stems(query)
+    lifted: set[str] = set()
+    demoted: dict[str, Verdict] = {}
+    for (_, predicate), members in groups.items():
+        current = sorted((f for f in members if f.is_valid_at(at)), key=lambda f: f.valid_at)
+        if not current:
+            continue
+        newest = current[-1]
+        older = [f for f in members if f.invalid_at is not None and f.invalid_at <= at]
+        # values stated at the same time coexist (nothing is newer); only older ones contest
+        contested = (
+            [f for f in current[:-1] if f.valid_at < newest.valid_at]
+            if single_valued(predicate)
+            else []
+        )
+        if not asked & stems(predicate.replace("_", " ")):
+            continue  # order memories about what was asked; bury nothing about other things
+        if (older or contested) and not history:
+            for f in older:
+                why = (
+                    f"superseded on {_day(f.invalid_at or at)} by '{newest.statement}' "
+                    f"(valid from {_day(newest.valid_at)})"
+                )
+                demoted[f.id] = Verdict(outdated_factor, why)
+            for f in contested:
+                why = (
+                    f"contested by the newer '{newest.statement}' from {_day(newest.valid_at)} "
+                    "(provisional, pending the dream's verdict)"
+                )
+                demoted[f.id] = Verdict(contested_factor, why)
+            replaced = [*older, *contested]
+            for f in (newest,) if contested else current:
+                out.facts[f.id] = Verdict(
+                    current_factor, f"current: replaced '{replaced[-1].statement}'"
+                )
+                lifted.update(f.source_episode_ids)
+        if normalize_name(newest.subject) in named:
+            verdict = out.facts.get(newest.id)
+            factor = answer_factor * (verdict.factor if verdict else 1.0)
+            out.facts[newest.id] = Verdict(
+                factor,
+                f"answers the question: {newest.subject}'s {predicate} is current "
+                f"(valid from {_day(newest.valid_at)})",
+            )
+            out.answers.append(newest)
+    out.facts.update(demoted)
+    by_id = {f.id: f for members in groups.values() for f in members}
+    for f_id, verdict in demoted.items():
+        for episode_id in by_id[f_id].source_episode_ids:
+            if episode_id not in lifted:
+                out.episodes[episode_id] = Verdict(verdict.factor, f"states a fact {verdict.why}")
+    for episode_id in lifted:
+        out.episodes.setdefault(episode_id, Verdict(current_factor, "states what is current"))
+    return out

@@ -1,0 +1,116 @@
+"""The README as a new user meets it: its first command builds a fresh ``.venv`` in a copy of
+the checkout and runs the demo; then every ``bash`` block of the README runs there, in order,
+in that venv (the embedded ``memvault serve`` on loopback included, stopped at the end).
+
+What the test adds, and nothing else: the user's own input files the README names
+(``notes.jsonl``, ``journal.txt``, ``T.jsonl``, ``Q.jsonl``), a free port instead of 8080,
+the id of the newest run for the ``RUN_ID`` placeholder, and a data folder of its own. The
+block that needs Docker (``docker compose``) cannot run here and is left out. This test
+installs a whole venv (from pip's cache when warm: about a minute)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from memvault.devservers import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+RUN_ID = (
+    '"$(memvault dream runs -n maya --json'
+    ' | python -c \'import json, sys; print(json.load(sys.stdin)[0]["run_id"])\')"'
+)
+
+TURNS = [
+    ("s1", "2024-01-05T10:00:00", "t1", "Maya", "I live in Berlin and work at Helio Labs."),
+    ("s1", "2024-01-05T10:00:00", "t2", "Ben", "Nice! How is the team?"),
+    ("s2", "2024-06-01T10:00:00", "t3", "Maya", "We moved to Lisbon last week."),
+    ("s2", "2024-06-01T10:00:00", "t4", "Maya", "I started surfing in Ericeira."),
+]
+QUESTIONS = [
+    {"question_id": "q1", "question": "Where does Maya live?", "evidence_turn_ids": ["t3"]},
+    {"question_id": "q2", "question": "What sport did Maya start?", "evidence_turn_ids": ["t4"]},
+]
+
+
+def _inputs(where: Path) -> None:
+    notes = [
+        {"content": "Standup moves to 9:30 from Monday.", "type": "project"},
+        {"content": "Prefers short answers with code.", "type": "feedback"},
+        {"record": "fact", "subject": "Maya", "predicate": "works at", "object": "Helio Labs",
+         "valid_at": "2024-03-01"},
+    ]  # fmt: skip
+    (where / "notes.jsonl").write_text("".join(json.dumps(n) + "\n" for n in notes))
+    (where / "journal.txt").write_text("Went surfing in Ericeira.\n\nLunch with Tobias.\n")
+    turns = [
+        {"conv_id": "c1", "session_id": s, "session_time_iso": t, "turn_id": i, "speaker": who,
+         "text": text}
+        for s, t, i, who, text in TURNS
+    ]  # fmt: skip
+    (where / "T.jsonl").write_text("".join(json.dumps(t) + "\n" for t in turns))
+    qs = [{"conv_id": "c1", **q} for q in QUESTIONS]
+    (where / "Q.jsonl").write_text("".join(json.dumps(q) + "\n" for q in qs))
+
+
+def _checkout(dest: Path) -> Path:
+    files = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    for name in files:
+        if (ROOT / name).is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, dest / name)
+    return dest
+
+
+def _env(tmp_path: Path, port: int) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMVAULT_", "VIRTUAL_ENV"))}
+    venv_bin = str(ROOT / ".venv" / "bin")
+    env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep) if p != venv_bin)
+    return env | {"MEMVAULT_DATA_DIR": str(tmp_path / "data"), "MEMVAULT_SERVER__PORT": str(port)}
+
+
+def test_every_readme_command_runs_in_the_venv_its_first_command_makes(tmp_path: Path) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first, *blocks = re.findall(r"```bash\n(.*?)```", readme, flags=re.S)
+    assert first.splitlines()[0].startswith("bash scripts/demo.sh")
+    checkout = _checkout(tmp_path / "checkout")
+    port = free_port()
+    env = _env(tmp_path, port)
+
+    demo = subprocess.run(
+        ["bash", "scripts/demo.sh"], cwd=checkout, env=env, capture_output=True, text=True,
+        timeout=1500,
+    )  # fmt: skip
+    assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
+    assert (checkout / ".venv" / "bin" / "memvault").exists()
+    assert "Lisbon" in demo.stdout
+
+    _inputs(checkout)
+    runnable = [b for b in blocks if "docker compose" not in b]
+    assert len(runnable) == len(blocks) - 1
+    script = "\n".join(
+        [
+            "set -euo pipefail",
+            "trap 'kill $(jobs -p) 2>/dev/null || true' EXIT",
+            *(b.replace("localhost:8080", f"localhost:{port}") for b in runnable),
+        ]
+    ).replace("RUN_ID", RUN_ID)
+    done = subprocess.run(
+        ["bash", "-c", script], cwd=checkout, env=env, capture_output=True, text=True, timeout=600
+    )
+    said = done.stdout + done.stderr
+    assert done.returncode == 0, said[-6000:]
+    assert "restored" in done.stdout  # the dream block's undo
+    assert "recall@10" in said  # the evaluation ran on the user's files
+    answer = done.stdout.strip().splitlines()[-1]  # the server's recall, the last command
+    hits = json.loads(answer)["hits"]
+    assert any("Lisbon" in h["text"] for h in hits)

@@ -1,0 +1,65 @@
+"""Recall knows what is current: what the vault knows was replaced ranks below what replaced
+it at ``now``, above it at an ``as_of`` inside its validity, and history questions keep it;
+an undone dream gives back the old ranking exactly."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from memvault import MemVault
+from tests import maya
+
+START = datetime(2025, 1, 10, tzinfo=UTC)
+NOW = START + timedelta(days=200)
+Q = "where does Maya live"
+
+
+def _rank(vault: MemVault, query: str = Q, **kw: object) -> list[str]:
+    return [h.text for h in vault.recall(query, namespace="maya", k=10, now=NOW, **kw)]
+
+
+def _pos(ranking: list[str], needle: str) -> int:
+    return next(i for i, text in enumerate(ranking) if needle in text)
+
+
+def test_current_beats_outdated_before_and_after_the_dream_and_undo_restores(
+    vault: MemVault,
+) -> None:
+    maya.write(vault, START, namespace="maya")
+    before = vault.recall(Q, namespace="maya", k=10, now=NOW)
+    assert before[0].kind == "fact" and "Lisbon" in before[0].text  # the fact answers first
+    assert "answers the question" in before[0].explanation.text()
+    texts = [h.text for h in before]
+    assert _pos(texts, "moved to Lisbon") < _pos(texts, "live in Berlin")
+    berlin = next(h for h in before if "live in Berlin" in h.text)
+    assert "contested" in berlin.explanation.text()  # provisional: no dream has judged yet
+
+    result = vault.dream(namespace="maya", apply=True, force=True, now=NOW)
+    after = vault.recall(Q, namespace="maya", k=10, now=NOW)
+    assert "Lisbon" in after[0].text
+    berlin = next(h for h in after if "live in Berlin" in h.text)
+    assert "superseded on" in berlin.explanation.text()  # never hidden, explained
+    texts = [h.text for h in after]
+    assert _pos(texts, "moved to Lisbon") < _pos(texts, "live in Berlin")
+
+    # as of a date inside Berlin's validity, Berlin is what was true
+    then = vault.recall(Q, namespace="maya", k=10, now=NOW, as_of=START + timedelta(days=60))
+    assert "Berlin" in then[0].text
+    # a history question keeps the old statement, undemoted
+    history = vault.recall("where did Maya live before", namespace="maya", k=10, now=NOW)
+    old = next(h for h in history if "live in Berlin" in h.text)
+    assert old.explanation.factors.currency == 1.0
+
+    assert result.run_id is not None
+    vault.undo_dream(result.run_id, namespace="maya")
+    assert _rank(vault) == [h.text for h in before]
+
+
+def test_supersession_buries_nothing_about_other_things(vault: MemVault) -> None:
+    maya.write(vault, START, namespace="maya")
+    vault.dream(namespace="maya", apply=True, force=True, now=NOW)
+    # the Berlin turn also says where she works, which is still true
+    hits = vault.recall("where does Maya work", namespace="maya", k=10, now=NOW)
+    assert "Helio Labs" in hits[0].text
+    turn = next(h for h in hits if "live in Berlin" in h.text)
+    assert turn.explanation.factors.currency == 1.0
