@@ -94,5 +94,15 @@ def recall_cmd(
         f"{report.questions} questions (ingest {report.ingest_s:.1f}s, "
         f"recall {report.recall_s:.1f}s)"
     )
+    if report.skipped:
+        reasons = ", ".join(f"{n} {why}" for why, n in report.skipped_reasons.items())
+        console.print(f"[yellow]skipped: {report.skipped} turns[/] with no usable text ({reasons})")
+        for t in report.skipped_turns[:10]:
+            console.print(f"  {t['where']} turn {t['turn_id']}", highlight=False)
+    if report.undated_sessions:
+        console.print(
+            f"{report.undated_sessions} sessions had no date: each placed one minute after "
+            "the session before it in the file"
+        )
     if report.per_category:
         console.print(table)

@@ -15,11 +15,12 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import IO, Any
 
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
+from memvault.ingest.normalize import normalize_content
 from memvault.interop.jsonl import parse_session_time, turn_to_episode
 from memvault.vault import MemVault
 
@@ -39,6 +40,10 @@ class EvalReport:
     ingest_s: float = 0.0
     recall_s: float = 0.0
     dreamed: bool = False
+    skipped: int = 0  # turns with no usable text: not ingested, counted, listed
+    skipped_reasons: dict[str, int] = field(default_factory=dict)
+    skipped_turns: list[dict[str, str]] = field(default_factory=list)  # the first 50
+    undated_sessions: int = 0  # placed after the session before them in the file
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -78,6 +83,7 @@ def read_jsonl(
         except ValueError as exc:
             problems.append(Problem(f"{path}:{number}", str(exc)))
             continue
+        row["_line"] = number
         rows.append(row)
     if problems:
         raise InvalidBatchError(problems, what=str(path))
@@ -90,9 +96,62 @@ def namespace_for(conv_id: str) -> str:
 
 
 def _check_turn(row: dict[str, Any]) -> None:
-    if not (row.get("session_time_iso") or row.get("session_time")):
-        raise ValueError("needs session_time_iso or session_time")
-    row["_episode"] = turn_to_episode(row)
+    row["_episode"] = turn_to_episode(row)  # a malformed date is a problem of the file
+
+
+def usable_turns(
+    turns: list[dict[str, Any]], path: str | Path, report: EvalReport, max_chars: int
+) -> list[dict[str, Any]]:
+    """Turns with usable text. Real chat logs hold empty turns, zero-width spaces and
+    control characters: such a turn is skipped, counted and listed, never fatal. A turn id
+    used twice in one conversation is refused, naming both lines."""
+    seen: dict[tuple[str, str], int] = {}
+    problems: list[Problem] = []
+    keep: list[dict[str, Any]] = []
+    reasons: dict[str, int] = defaultdict(int)
+    for row in turns:
+        key = (str(row["conv_id"]), str(row["turn_id"]))
+        if key in seen:
+            problems.append(
+                Problem(
+                    f"{path}:{row['_line']}",
+                    f"turn_id {key[1]!r} of conversation {key[0]!r} is also on line {seen[key]}",
+                )
+            )
+            continue
+        seen[key] = row["_line"]
+        try:
+            normalize_content(str(row["_episode"].get("content") or ""), limit=max_chars)
+        except InvalidInputError as exc:
+            reason = str(exc).removeprefix("content: ")
+            reasons[reason] += 1
+            if len(report.skipped_turns) < 50:
+                report.skipped_turns.append(
+                    {"where": f"{path}:{row['_line']}", "turn_id": key[1], "why": reason}
+                )
+            continue
+        keep.append(row)
+    if problems:
+        raise InvalidBatchError(problems, what=str(path))
+    report.skipped = sum(reasons.values())
+    report.skipped_reasons = dict(reasons)
+    return keep
+
+
+def _dated(
+    episodes: list[dict[str, Any]], after: datetime | None
+) -> tuple[list[dict[str, Any]], bool]:
+    """A session with no date happens one minute after the session before it in the file
+    (or on 2000-01-01 when nothing before it has a date); turns missing a date in a dated
+    session take the session's."""
+    known = [e["occurred_at"] for e in episodes if e.get("occurred_at")]
+    if len(known) == len(episodes):
+        return episodes, False
+    if known:  # some turns of the session carry its date
+        when = min(known)
+    else:
+        when = after + timedelta(minutes=1) if after else datetime(2000, 1, 1, tzinfo=UTC)
+    return [{**e, "occurred_at": e.get("occurred_at") or when} for e in episodes], True
 
 
 def _check_question(row: dict[str, Any]) -> None:
@@ -100,21 +159,33 @@ def _check_question(row: dict[str, Any]) -> None:
         row["_now"] = parse_session_time(str(row["question_date"]))
 
 
-def _sessions(turns: list[dict[str, Any]]) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+def _sessions(
+    turns: list[dict[str, Any]], report: EvalReport | None = None
+) -> Iterator[tuple[str, list[dict[str, Any]]]]:
     """(conv_id, the episodes of one session) in the order sessions happened."""
     grouped: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for row in turns:
         grouped[(str(row["conv_id"]), str(row["session_id"]))].append(row["_episode"])
+    last: dict[str, datetime] = {}
+    for (conv, session), episodes in list(grouped.items()):  # file order
+        dated, placed = _dated(episodes, last.get(conv))
+        grouped[(conv, session)] = dated
+        last[conv] = max(e["occurred_at"] for e in dated)
+        if placed and report is not None:
+            report.undated_sessions += 1
     order = sorted(grouped, key=lambda key: (key[0], grouped[key][0]["occurred_at"]))
     for key in order:
         yield key[0], grouped[key]
 
 
 def ingest_turns(
-    vault: MemVault, turns: list[dict[str, Any]], on_progress: Callable[[int], None] | None = None
+    vault: MemVault,
+    turns: list[dict[str, Any]],
+    on_progress: Callable[[int], None] | None = None,
+    report: EvalReport | None = None,
 ) -> dict[str, Any]:
     last_time: dict[str, Any] = {}
-    for conv_id, episodes in _sessions(turns):
+    for conv_id, episodes in _sessions(turns, report):
         ns = namespace_for(conv_id)
         when = max(e["occurred_at"] for e in episodes)
         vault.write_many(episodes, namespace=ns, now=when)
@@ -160,9 +231,13 @@ def run_recall_eval(
     if orphans:
         raise InvalidBatchError(orphans, what=str(questions_path))
     report = EvalReport(k=k, turns=len(turns), questions=len(questions))
+    turns = usable_turns(turns, turns_path, report, vault.settings.max_content_chars)
     started = time.perf_counter()
     last_time = ingest_turns(
-        vault, turns, (lambda n: on_progress("ingest", n, len(turns))) if on_progress else None
+        vault,
+        turns,
+        (lambda n: on_progress("ingest", n, len(turns))) if on_progress else None,
+        report,
     )
     report.conversations = len(last_time)
     if after_ingest is not None:

@@ -44,11 +44,14 @@ def normalize_content(raw: str | bytes, *, limit: int, field: str = "content") -
         ) from exc
     text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\r", "\n")
     text = "".join(c for c in text if c in "\n\t" or unicodedata.category(c) != "Cc")
+    text = text.replace("\ufeff", "")  # a byte-order mark is never content
     lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
     text = _BLANKS.sub("\n\n", "\n".join(lines)).strip()
-    if not text:
+    # only format characters (zero-width joiners, word joiners...) left: nothing to read
+    if not any(unicodedata.category(c) != "Cf" and not c.isspace() for c in text):
         raise InvalidInputError(
-            "is empty (after removing whitespace and control characters)", field=field
+            "is empty (after removing whitespace, control and zero-width characters)",
+            field=field,
         )
     if len(text) <= limit:
         return text, False
