@@ -201,6 +201,19 @@ class MemVault:
             found = [f for f in found if f.is_valid_at(at)]
         return found[:limit]
 
+    def contested(
+        self, *, namespace: str | None = None, as_of: datetime | None = None
+    ) -> dict[str, Fact]:
+        """Between dreams two values of a single-valued predicate can both be valid: each
+        older one (id) → the newer value contesting it, provisional until the dream's
+        verdict. Recall ranks the newer first."""
+        from memvault.recall.currency import contested
+
+        ns = self.ns(namespace)
+        at = ensure_utc(as_of, "as_of") if as_of else self.now()
+        live = self.store.list_facts(ns, FactQuery(limit=100_000))
+        return contested(live, at, self.recaller.single_valued)
+
     def get_episode(self, episode_id: str, *, namespace: str | None = None) -> Episode:
         ns = self.ns(namespace)
         found = self.store.get_episodes(ns, [episode_id])

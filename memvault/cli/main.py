@@ -229,23 +229,33 @@ def facts(
             as_of=parse_time(as_of, "--as-of"),
             include_history=history,
         )
+        disputed = vault.contested(namespace=namespace, as_of=parse_time(as_of, "--as-of"))
 
     def render() -> None:
         table = Table("subject", "predicate", "object", "valid", "conf", "id")
         for f in found:
             until = f.invalid_at.date().isoformat() if f.invalid_at else "now"
             retired = " (retired)" if f.expired_at else ""
+            newer = disputed.get(f.id)
+            note = f"\n[yellow]contested by {newer.object} (provisional)[/]" if newer else ""
             table.add_row(
                 f.subject,
                 f.predicate,
                 f.object,
-                f"{f.valid_at.date().isoformat()} → {until}{retired}",
+                f"{f.valid_at.date().isoformat()} → {until}{retired}{note}",
                 f"{f.confidence:.2f}",
                 f.id[:12],
             )
         console.print(table if found else "no facts")
 
-    emit([f.model_dump(mode="json") for f in found], as_json, render)
+    emit(
+        [
+            {**f.model_dump(mode="json"), "contested_by": getattr(disputed.get(f.id), "id", None)}
+            for f in found
+        ],
+        as_json,
+        render,
+    )
 
 
 @app.command()

@@ -74,6 +74,28 @@ def _day(t: datetime) -> str:
     return t.date().isoformat()
 
 
+def _older_values(current: list[Fact]) -> list[Fact]:
+    """Of the current values (sorted by ``valid_at``), those older than the newest: values
+    stated at the same time coexist (nothing is newer)."""
+    return [f for f in current[:-1] if f.valid_at < current[-1].valid_at]
+
+
+def contested(
+    facts: Iterable[Fact], at: datetime, single_valued: Callable[[str], bool]
+) -> dict[str, Fact]:
+    """Older values of single-valued predicates still current at ``at`` (no dream has judged
+    them yet) → the newer value that contests each."""
+    groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+    for f in facts:
+        if f.is_valid_at(at) and single_valued(f.predicate):
+            groups[(f.subject_id, f.predicate)].append(f)
+    out: dict[str, Fact] = {}
+    for members in groups.values():
+        current = sorted(members, key=lambda f: f.valid_at)
+        out.update({f.id: current[-1] for f in _older_values(current)})
+    return out
+
+
 def assess(
     facts: Iterable[Fact],
     at: datetime,
@@ -103,12 +125,7 @@ def assess(
             continue
         newest = current[-1]
         older = [f for f in members if f.invalid_at is not None and f.invalid_at <= at]
-        # values stated at the same time coexist (nothing is newer); only older ones contest
-        contested = (
-            [f for f in current[:-1] if f.valid_at < newest.valid_at]
-            if single_valued(predicate)
-            else []
-        )
+        contested = _older_values(current) if single_valued(predicate) else []
         if not asked & stems(predicate.replace("_", " ")):
             continue  # order memories about what was asked; bury nothing about other things
         if (older or contested) and not history:

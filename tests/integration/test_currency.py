@@ -63,3 +63,48 @@ def test_supersession_buries_nothing_about_other_things(vault: MemVault) -> None
     assert "Helio Labs" in hits[0].text
     turn = next(h for h in hits if "live in Berlin" in h.text)
     assert turn.explanation.factors.currency == 1.0
+
+
+def test_between_dreams_the_older_value_is_contested_and_a_restatement_reinforces(
+    vault: MemVault,
+) -> None:
+    day = START
+    for i, (text, session) in enumerate(
+        [("I live in Lisbon.", "a"), ("I work at Tidewater.", "b"), ("I live in Rome now.", "c")]
+    ):
+        vault.write(text, speaker="Tom", session_id=session, namespace="tom",
+                    now=day + timedelta(days=100 * i))  # fmt: skip
+    at = START + timedelta(days=250)
+    live = vault.facts(namespace="tom", subject="Tom", predicate="lives_in", as_of=at)
+    assert sorted(f.object for f in live) == ["Lisbon", "Rome"]  # both valid: no dream yet
+    disputed = vault.contested(namespace="tom", as_of=at)
+    (lisbon,) = [f for f in live if f.object == "Lisbon"]
+    assert disputed[lisbon.id].object == "Rome"
+    hits = vault.recall("where does Tom live now", namespace="tom", now=at)
+    assert "Rome" in hits[0].text
+    lisbon_turn = next(h for h in hits if h.text == "I live in Lisbon.")
+    assert "provisional" in lisbon_turn.explanation.text()
+
+    vault.write("Still living in Rome, loving it.", speaker="Tom", session_id="d",
+                namespace="tom", now=at)  # fmt: skip
+    vault.write("I live in Rome.", speaker="Tom", session_id="e", namespace="tom", now=at)
+    facts = vault.facts(namespace="tom", subject="Tom", predicate="lives_in", as_of=at)
+    rome = next(f for f in facts if f.object == "Rome")
+    assert rome.reinforced_count >= 1 and rome.last_reinforced_at == at
+
+
+def test_a_person_who_moved_twice_gets_the_current_fact_first_after_the_dream(
+    vault: MemVault,
+) -> None:
+    for i, (text, session) in enumerate(
+        [("I live in Oslo.", "a"), ("We moved to Lisbon.", "b"), ("I live in Lisbon.", "c"),
+         ("I live in Rome.", "d"), ("Rome is lovely in spring.", "e")]
+    ):  # fmt: skip
+        vault.write(text, speaker="Tom", session_id=session, namespace="tom",
+                    now=START + timedelta(days=120 * i))  # fmt: skip
+    at = START + timedelta(days=700)
+    vault.dream(namespace="tom", apply=True, force=True, now=at)
+    hits = vault.recall("where does Tom live now", namespace="tom", now=at)
+    assert hits[0].kind == "fact" and hits[0].text.endswith("Rome")
+    texts = [h.text for h in hits]
+    assert _pos(texts, "I live in Rome.") < _pos(texts, "I live in Oslo.")
