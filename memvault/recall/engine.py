@@ -70,7 +70,7 @@ class Recaller:
         score = self._context(c, base, vector)
         score = self._actor_bonus(c, score, self._named(c))
         score = self._session(c, score)
-        verdicts = self._currency(c, query, vector, at)
+        verdicts = self._currency(c, query, vector, at, score, k)
         hits = self._score(c, score, at, verdicts)
         hits.sort(key=lambda h: (-h.score, h.id))
         return hits[:k]
@@ -241,15 +241,29 @@ class Recaller:
         return out
 
     # -- currency ---------------------------------------------------------------------------
-    def _currency(self, c: Candidates, query: str, vector: np.ndarray, at: datetime) -> Assessment:
-        """Verdicts from the facts about what the candidates and the query name; a current
-        fact that answers the query joins the candidates (see memvault.recall.currency)."""
+    def _currency(
+        self,
+        c: Candidates,
+        query: str,
+        vector: np.ndarray,
+        at: datetime,
+        score: dict[Key, float],
+        k: int,
+    ) -> Assessment:
+        """Verdicts from the facts about what the query and the leading candidates name; a
+        current fact that answers the query joins the candidates (memvault.recall.currency).
+        Only the leading candidates (3k) are looked into: currency reorders what could reach
+        the top, and reading the mentions of every candidate cost more than the rest."""
         s = self.s
         if not s.currency:
             return Assessment()
+        leading = sorted(
+            (key for key in score if key[0] == "episode"), key=lambda key: -score[key]
+        )[: max(3 * k, 30)]
+        episodes = [c.episodes[i] for _, i in leading if i in c.episodes]
         subjects = {f.subject_id for f in c.facts.values()} | {e.id for e in c.query_entities}
-        subjects |= {m.entity_id for m in self.store.mentions_of(c.ns, list(c.episodes))}
-        speakers = sorted({e.speaker for e in c.episodes.values() if e.speaker})
+        subjects |= {m.entity_id for m in self.store.mentions_of(c.ns, [e.id for e in episodes])}
+        speakers = sorted({e.speaker for e in episodes if e.speaker})
         subjects |= {e.id for e in self.store.find_entities(c.ns, speakers)}
         facts = self.store.list_facts(
             c.ns, FactQuery(subject_ids=sorted(subjects), limit=s.currency_max_facts)
