@@ -125,14 +125,7 @@ def run_demo(path: Path, console: Console | None = None) -> dict[str, Any]:
 
         console.rule("[bold]2. recall[/] (now = 2026-01-01)")
         for query in QUERIES:
-            hits = vault.recall(query, namespace=NAMESPACE, k=3)
-            table = Table(title=query, show_lines=True)
-            table.add_column("score")
-            table.add_column("memory")
-            for hit in hits:
-                why = escape(hit.explanation.text())
-                table.add_row(f"{hit.score:.3f}", f"({hit.kind}) {escape(hit.text)}\n[dim]{why}[/]")
-            console.print(table)
+            _recall(console, vault, query, query)
         summary["top"] = {q: vault.recall(q, namespace=NAMESPACE, k=1)[0].text for q in QUERIES}
 
         console.rule("[bold]3. facts[/]: what the vault believes, and what it believed")
@@ -165,6 +158,13 @@ def _dream(console: Console, vault: Any) -> dict[str, Any]:
     )
     _facts(console, vault, "now, after the dream", None)
     _facts(console, vault, "as of 2025-02-01 (history is kept)", datetime(2025, 2, 1, tzinfo=UTC))
+    hits = _recall(console, vault, QUERIES[0], f"{QUERIES[0]} (after the dream)")
+    berlin = next((h for h in hits if "Berlin" in h.text), None)
+    if berlin is not None and berlin.explanation.factors.currency_note:
+        console.print(
+            f"[yellow]the Berlin turn ranks #{hits.index(berlin) + 1}[/], kept for history: "
+            f"{escape(berlin.explanation.factors.currency_note)}"
+        )
 
     console.rule("[bold]6. inbox[/]: what the dream was unsure of, and what it noticed")
     items = vault.review_items(namespace=NAMESPACE)
@@ -184,11 +184,24 @@ def _dream(console: Console, vault: Any) -> dict[str, Any]:
             "(memvault review reject ID --note ...)"
         )
     return {
+        "top_after_dream": hits[0].text,
         "run_id": done.run_id,
         "dream_counts": done.report["counts"],
         "review_items": len(items),
         "lives_in_now": [f.object for f in vault.facts(namespace=NAMESPACE, predicate="lives_in")],
     }
+
+
+def _recall(console: Console, vault: Any, query: str, title: str, k: int = 3) -> list[Any]:
+    hits: list[Any] = vault.recall(query, namespace=NAMESPACE, k=50)
+    table = Table(title=title, show_lines=True)
+    table.add_column("score")
+    table.add_column("memory")
+    for hit in hits[:k]:
+        why = escape(hit.explanation.text())
+        table.add_row(f"{hit.score:.3f}", f"({hit.kind}) {escape(hit.text)}\n[dim]{why}[/]")
+    console.print(table)
+    return hits
 
 
 def _changes(console: Console, result: Any) -> None:

