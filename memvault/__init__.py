@@ -9,6 +9,8 @@ from memvault.config import RecallSettings, Settings
 from memvault.errors import (
     ConfigError,
     ConflictError,
+    CoordinationUnavailable,
+    DateRangeError,
     EmbeddingError,
     InvalidBatchError,
     InvalidInputError,
@@ -17,6 +19,7 @@ from memvault.errors import (
     NotFoundError,
     SchemaVersionError,
     StoreError,
+    UnusableStoreError,
 )
 from memvault.kg.model import Entity, Episode, Fact, MemoryType, Session, Tier
 from memvault.recall import Hit
@@ -28,6 +31,8 @@ __all__ = [
     "Clock",
     "ConfigError",
     "ConflictError",
+    "CoordinationUnavailable",
+    "DateRangeError",
     "EmbeddingError",
     "Entity",
     "Episode",
@@ -48,5 +53,6 @@ __all__ = [
     "StoreError",
     "SystemClock",
     "Tier",
+    "UnusableStoreError",
     "__version__",
 ]

@@ -8,7 +8,7 @@ from typing import Annotated, Protocol
 
 from pydantic import AfterValidator
 
-from memvault.errors import InvalidInputError
+from memvault.errors import DateRangeError
 
 # Centuries inside datetime's range at each end: converting any offset to UTC and adding the
 # days recall and the dream reason with (half-lives, snoozes, retention windows) never overflow.
@@ -39,28 +39,15 @@ class FixedClock:
         self._at = ensure_utc(at)
 
 
-class DateRangeError(InvalidInputError, ValueError):
-    """A date memvault cannot hold. Also a ``ValueError``, so pydantic reports it under the
-    field it came from."""
-
-    def __init__(self, value: datetime, field: str | None = None):
-        self.value = value
-        super().__init__(
-            f"{value.isoformat()} is out of range",
-            field=field,
-            hint=f"dates must fall {RANGE_TEXT}",
-        )
-
-
 def ensure_utc(value: datetime, field: str | None = None) -> datetime:
     """Naive datetimes are read as UTC; aware ones are converted to UTC. A date outside
     :data:`EARLIEST`..:data:`LATEST` raises :class:`DateRangeError` naming ``field``."""
     try:
         utc = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
     except OverflowError:
-        raise DateRangeError(value, field) from None
+        raise DateRangeError(value, field, RANGE_TEXT) from None
     if not EARLIEST <= utc <= LATEST:
-        raise DateRangeError(value, field)
+        raise DateRangeError(value, field, RANGE_TEXT)
     return utc
 
 

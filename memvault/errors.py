@@ -2,13 +2,15 @@
 
     MemvaultError                    root: catch this to catch everything memvault raises
     ├── InvalidInputError            bad input; ``field`` names what to fix, ``hint`` how
-    │   └── InvalidBatchError        several bad records (e.g. JSONL lines), each with its place
+    │   ├── InvalidBatchError        several bad records (e.g. JSONL lines), each with its place
+    │   └── DateRangeError           a date outside what memvault holds (also a ValueError)
     ├── NotFoundError                ``kind`` + ``id`` of the missing record
     ├── ConflictError                the request contradicts stored state
     ├── ConfigError                  a setting is malformed; ``setting`` names it
     ├── StoreError                   the storage backend failed (translated at the adapter)
-    │   └── UnusableStoreError       the file cannot serve as a store: not a database, read-only
-    │       └── SchemaVersionError   the file was written by a newer memvault
+    │   ├── UnusableStoreError       the file cannot serve as a store: not a database, read-only
+    │   │   └── SchemaVersionError   the file was written by a newer memvault
+    │   └── CoordinationUnavailable  Redis (coordination, broker) cannot be reached
     ├── EmbeddingError               the embedder could not load or run
     └── LLMError                     the language-model provider failed or answered garbage
 
@@ -19,6 +21,7 @@ boundary; callers (CLI, API) map them to exit codes and HTTP statuses in one pla
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 
 class MemvaultError(Exception):
@@ -50,6 +53,19 @@ class InvalidBatchError(InvalidInputError):
         more = f" (+{len(problems) - 5} more)" if len(problems) > 5 else ""
         super().__init__(
             f"{len(problems)} invalid record(s) in {what}, nothing was written: {shown}{more}"
+        )
+
+
+class DateRangeError(InvalidInputError, ValueError):
+    """A date memvault cannot hold. Also a ``ValueError``, so pydantic reports it under the
+    field it came from."""
+
+    def __init__(self, value: datetime, field: str | None = None, accepted: str = ""):
+        self.value = value
+        super().__init__(
+            f"{value.isoformat()} is out of range",
+            field=field,
+            hint=f"dates must fall {accepted}" if accepted else None,
         )
 
 
@@ -89,6 +105,10 @@ class SchemaVersionError(UnusableStoreError):
             f"{path} has schema version {found}, this memvault supports up to {supported}: "
             "upgrade memvault to open it"
         )
+
+
+class CoordinationUnavailable(StoreError):
+    """Redis cannot be reached: job endpoints answer 503, recall keeps working."""
 
 
 class EmbeddingError(MemvaultError):

@@ -16,7 +16,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from memvault.clock import DateRangeError
+from memvault.clock import RANGE_TEXT, DateRangeError
 from memvault.errors import (
     ConfigError,
     InvalidBatchError,
@@ -58,7 +58,7 @@ def parse_time(value: str | None, option: str) -> datetime | None:
     try:
         return parse_session_time(value)
     except DateRangeError as exc:
-        raise DateRangeError(exc.value, option) from None
+        raise DateRangeError(exc.value, option, RANGE_TEXT) from None
     except ValueError:
         raise InvalidInputError(
             f"{value!r} is not a date",

@@ -12,7 +12,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from memvault.coord.port import Coordination, Lease
-from memvault.errors import StoreError
+from memvault.errors import CoordinationUnavailable
 
 if TYPE_CHECKING:
     import redis
@@ -32,10 +32,6 @@ if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then
 end
 return 0
 """
-
-
-class CoordinationUnavailable(StoreError):
-    """Redis cannot be reached: job endpoints answer 503, recall keeps working."""
 
 
 class RedisCoordination(Coordination):

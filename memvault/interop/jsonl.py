@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from memvault.clock import DateRangeError, ensure_utc
+from memvault.clock import RANGE_TEXT, DateRangeError, ensure_utc
 from memvault.errors import Problem
 
 _TURN_KEYS = {
@@ -75,7 +75,7 @@ def turn_to_episode(row: dict[str, Any]) -> dict[str, Any]:
         try:
             out["occurred_at"] = parse_session_time(str(when))
         except DateRangeError as exc:
-            raise DateRangeError(exc.value, "session_time") from None
+            raise DateRangeError(exc.value, "session_time", RANGE_TEXT) from None
     return out
 
 
