@@ -1,7 +1,8 @@
 """RULE-BASED extraction: what the offline provider answers extraction prompts with.
 
 Named entities are capitalised word runs (the speaker is a person); facts come from common
-first-person statements ("I live in X", "I prefer X", "my manager is X", ...). It is precise
+first-person statements ("I live in X", "we moved to X", "I started at X", "I'm vegetarian",
+"I prefer X", "my manager is X", ...). It is precise
 on those forms and blind to everything else; a configured LLM does the general case. Pure
 functions, no I/O: the offline LLM provider calls :func:`extract`.
 """
@@ -16,7 +17,8 @@ from memvault.llm.prompts import ExtractedEntity, ExtractedFact, Extraction
 _OBJ = r"(?P<obj>[^.,!?;:()\"]+?)"
 _END = (
     r"(?=\s+(?:and|but|because|since|so|which|who|when|where|now|too|anymore|though|as|"
-    r"last|next|this|yesterday|today|tomorrow|recently|ago|remotely)\b|[.,!?;:()\"]|$)"
+    r"last|next|this|yesterday|today|tomorrow|recently|ago|remotely|for|with|until)\b|"
+    r"[.,!?;:()\"]|$)"
 )
 _INTENS = r"(?:really |also |still |absolutely |just |totally |so )?"
 
@@ -56,7 +58,49 @@ RULES: tuple[_Rule, ...] = (
         0.75,
         True,
     ),
+    # a move said for the household ("we moved to X") is the speaker's move too
+    _rule(
+        rf"\bwe(?:'ve| have)? {_INTENS}(?:finally |now )?(?:moved|relocated) to {_OBJ}",
+        "lives_in",
+        "{s} lives in {o}",
+        0.75,
+        True,
+    ),
+    _rule(
+        rf"\bI(?:'m| am) (?:now |currently )?based in {_OBJ}",
+        "lives_in",
+        "{s} lives in {o}",
+        0.75,
+        True,
+    ),
     _rule(rf"\bI(?:'m| am) (?:originally )?from {_OBJ}", "from", "{s} is from {o}", 0.8, True),
+    _rule(
+        rf"\bI {_INTENS}started (?:a new job |working )?at {_OBJ}",
+        "works_at",
+        "{s} works at {o}",
+        0.75,
+        True,
+    ),
+    _rule(rf"\bmy first day at {_OBJ}", "works_at", "{s} works at {o}", 0.75, True),
+    _rule(
+        r"\bI(?:'m| am) (?:now )?(?:on|in) the (?P<obj>[\w -]+?) team",
+        "team",
+        "{s} is on the {o} team",
+        0.75,
+    ),
+    _rule(rf"\bmy new team is (?:the )?{_OBJ}", "team", "{s} is on the {o} team", 0.75),
+    _rule(
+        r"\bI(?:'m| am) (?:now |still |also )?(?P<obj>vegetarian|vegan|pescatarian)",
+        "diet",
+        "{s} is {o}",
+        0.8,
+    ),
+    _rule(
+        r"\bI (?:decided to |have decided to )?(?:go|went|gone) (?P<obj>vegetarian|vegan)",
+        "diet",
+        "{s} is {o}",
+        0.75,
+    ),
     _rule(
         rf"\bI {_INTENS}(?:work|am working|'m working) (?:at|for) {_OBJ}",
         "works_at",
@@ -123,7 +167,7 @@ _ORG_WORDS = frozenset(
     bank church club association foundation agency
     """.split()
 )
-_FIRST_PERSON = re.compile(r"\b(?:I|my)\b", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:I|my|we)\b", re.IGNORECASE)
 
 
 def extract(text: str, *, speaker: str | None, subject_hint: str = "user") -> Extraction:

@@ -47,3 +47,32 @@ def test_named_entities_skip_sentence_starters_and_type_by_cue() -> None:
 def test_object_entities_are_listed() -> None:
     names = {e.name for e in extract("my boss is Maria", speaker="Ana").entities}
     assert "Maria" in names
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We finally moved to Porto! The boxes are everywhere.", ("lives_in", "Porto")),
+        ("We relocated to Madrid for good.", ("lives_in", "Madrid")),
+        ("Since last month I'm based in Graz.", ("lives_in", "Graz")),
+        ("I started at Northwind last week.", ("works_at", "Northwind")),
+        ("Today was my first day at Helio Labs.", ("works_at", "Helio Labs")),
+        ("I'm on the payments team.", ("team", "payments")),
+        ("My new team is search.", ("team", "search")),
+        ("Quick note: I'm vegetarian now.", ("diet", "vegetarian")),
+        ("I decided to go vegan this month.", ("diet", "vegan")),
+        ("I live in Lisbon with my partner.", ("lives_in", "Lisbon")),
+    ],
+)
+def test_common_update_phrasings(text: str, expected: tuple[str, str]) -> None:
+    facts = [(f.predicate, f.object) for f in extract(text, speaker="Ana").facts]
+    assert expected in facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["We went to Rome for a week.", "We moved the meeting to Friday.", "I'm in the team chat."],
+)
+def test_what_is_not_an_update(text: str) -> None:
+    facts = {f.predicate for f in extract(text, speaker="Ana").facts}
+    assert not facts & {"lives_in", "team", "works_at", "diet"}
