@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -96,6 +96,33 @@ def contested(
     return out
 
 
+def _replaced(
+    members: list[Fact], current: list[Fact], at: datetime, single: bool
+) -> Iterator[tuple[Fact, str, Fact | None]]:
+    """(fact, "ended" | "contested", what replaced it): facts ended by then, with the value
+    that started when they ended (a SUPERSEDE sets ``invalid_at`` to the new ``valid_at``);
+    and, for a single-valued predicate, older values still current (no verdict yet)."""
+    starts = {f.valid_at: f for f in sorted(members, key=lambda f: f.created_at)}
+    for f in members:
+        if f.invalid_at is not None and f.invalid_at <= at:
+            yield f, "ended", starts.get(f.invalid_at)
+    if single:
+        for f in _older_values(current):
+            yield f, "contested", current[-1]
+
+
+def _why(f: Fact, how: str, replacer: Fact | None, at: datetime) -> str:
+    if how == "contested" and replacer is not None:
+        return (
+            f"contested by the newer '{replacer.statement}' from {_day(replacer.valid_at)} "
+            "(provisional, pending the dream's verdict)"
+        )
+    ended = _day(f.invalid_at or at)
+    if replacer is None:
+        return f"no longer true since {ended}"
+    return f"superseded on {ended} by '{replacer.statement}'"
+
+
 def assess(
     facts: Iterable[Fact],
     at: datetime,
@@ -123,33 +150,23 @@ def assess(
         current = sorted((f for f in members if f.is_valid_at(at)), key=lambda f: f.valid_at)
         if not current:
             continue
-        newest = current[-1]
-        older = [f for f in members if f.invalid_at is not None and f.invalid_at <= at]
-        contested = _older_values(current) if single_valued(predicate) else []
         if not asked & stems(predicate.replace("_", " ")):
             continue  # order memories about what was asked; bury nothing about other things
-        if (older or contested) and not history:
-            for f in older:
-                why = (
-                    f"superseded on {_day(f.invalid_at or at)} by '{newest.statement}' "
-                    f"(valid from {_day(newest.valid_at)})"
+        newest = current[-1]
+        if not history:
+            for f, how, replacer in _replaced(members, current, at, single_valued(predicate)):
+                demoted[f.id] = Verdict(
+                    outdated_factor if how == "ended" else contested_factor,
+                    _why(f, how, replacer, at),
                 )
-                demoted[f.id] = Verdict(outdated_factor, why)
-            for f in contested:
-                why = (
-                    f"contested by the newer '{newest.statement}' from {_day(newest.valid_at)} "
-                    "(provisional, pending the dream's verdict)"
-                )
-                demoted[f.id] = Verdict(contested_factor, why)
-            replaced = [*older, *contested]
-            for f in (newest,) if contested else current:
-                out.facts[f.id] = Verdict(
-                    current_factor, f"current: replaced '{replaced[-1].statement}'"
-                )
-                lifted.update(f.source_episode_ids)
+                if replacer is not None and replacer.is_valid_at(at):
+                    out.facts[replacer.id] = Verdict(
+                        current_factor, f"current: replaced '{f.statement}'"
+                    )
+                    lifted.update(replacer.source_episode_ids)
         if normalize_name(newest.subject) in named:
-            verdict = out.facts.get(newest.id)
-            factor = answer_factor * (verdict.factor if verdict else 1.0)
+            prior = out.facts.get(newest.id)
+            factor = answer_factor * (prior.factor if prior else 1.0)
             out.facts[newest.id] = Verdict(
                 factor,
                 f"answers the question: {newest.subject}'s {predicate} is current "
@@ -158,10 +175,10 @@ def assess(
             out.answers.append(newest)
     out.facts.update(demoted)
     by_id = {f.id: f for members in groups.values() for f in members}
-    for f_id, verdict in demoted.items():
+    for f_id, demotion in demoted.items():
         for episode_id in by_id[f_id].source_episode_ids:
             if episode_id not in lifted:
-                out.episodes[episode_id] = Verdict(verdict.factor, f"states a fact {verdict.why}")
+                out.episodes[episode_id] = Verdict(demotion.factor, f"states a fact {demotion.why}")
     for episode_id in lifted:
         out.episodes.setdefault(episode_id, Verdict(current_factor, "states what is current"))
     return out
