@@ -20,6 +20,9 @@ class RecallSettings(BaseModel):
 
     k: int = Field(default=10, ge=1, le=1000)
     candidates: int = Field(default=100, ge=1, le=5000, description="Per channel.")
+    query_cache: int = Field(
+        default=1024, ge=0, description="Query vectors kept for repeated queries (0: none)."
+    )
     channel_weights: dict[str, float] = Field(
         default_factory=lambda: {
             "dense": 0.4,

@@ -18,7 +18,7 @@ throw that away (docs/decisions/0002-recall-fusion.md has the measurements).
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Literal
@@ -47,6 +47,8 @@ class Recaller:
     ):
         self.store, self.embedder, self.s = store, embedder, settings
         self.single_valued = single_valued
+        # agents ask the same things again: a query's vector is kept (bounded, oldest out)
+        self._query_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._sizes: dict[str, tuple[int, int]] = {}  # namespace → (watermark, episodes)
 
     def recall(
@@ -59,7 +61,7 @@ class Recaller:
         as_of: datetime | None = None,
     ) -> list[Hit]:
         at = as_of or now
-        vector = self.embedder.embed([query])[0]
+        vector = self._embed_query(query)
         n = max(self.s.candidates, 3 * k)
         c = Candidates(namespace)
         self._gather(c, query, vector, n)
@@ -74,6 +76,17 @@ class Recaller:
         hits = self._score(c, score, at, verdicts)
         hits.sort(key=lambda h: (-h.score, h.id))
         return hits[:k]
+
+    def _embed_query(self, query: str) -> np.ndarray:
+        cache = self._query_vectors
+        if query in cache:
+            cache.move_to_end(query)
+            return cache[query]
+        vector = self.embedder.embed([query])[0]
+        cache[query] = vector
+        if len(cache) > self.s.query_cache:
+            cache.popitem(last=False)
+        return vector
 
     # -- candidates -----------------------------------------------------------------------
     def _gather(self, c: Candidates, query: str, vector: np.ndarray, n: int) -> None:

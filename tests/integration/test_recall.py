@@ -1,4 +1,5 @@
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -135,3 +136,19 @@ def test_context_channel_brings_the_answer_after_the_question(vault: MemVault) -
 def test_bad_recall_arguments_are_refused(vault: MemVault, query: str, k: int) -> None:
     with pytest.raises(InvalidInputError):
         vault.recall(query, k=k)
+
+
+def test_a_repeated_query_is_not_embedded_again(tmp_path: Path) -> None:
+    from memvault.embed import FakeEmbedder
+
+    embedder = FakeEmbedder(dim=16)
+    with MemVault.open(tmp_path / "q.db", embedder=embedder, recall={"query_cache": 2}) as v:
+        v.write("I live in Porto.", speaker="Ana")
+        first = [h.id for h in v.recall("where does Ana live")]
+        calls = embedder.calls
+        assert [h.id for h in v.recall("where does Ana live")] == first
+        assert embedder.calls == calls  # served from the cache
+        v.recall("a second query")
+        v.recall("a third query")  # the first one is now the oldest of three: out
+        v.recall("where does Ana live")
+        assert embedder.calls == calls + 3
