@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from memvault.changes.workspace import Workspace
 from memvault.config import GraphSettings
-from memvault.dream.workspace import Workspace
 from memvault.kg.centrality import personalized_pagerank
 from memvault.kg.communities import Partition, leiden, scan
 from memvault.kg.discovery import Discovery, cross_community, indirect_strong, knowledge_gaps

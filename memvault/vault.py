@@ -364,7 +364,7 @@ class MemVault:
         return {**body, "status": doc.status}
 
     def dream_runs(self, *, namespace: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
-        from memvault.dream.apply import RUN
+        from memvault.changes.apply import RUN
 
         docs = self.store.list_docs(self.ns(namespace), RUN, limit=limit)
         return [
@@ -392,7 +392,7 @@ class MemVault:
     def review_items(
         self, *, namespace: str | None = None, status: str | None = "pending", limit: int = 100
     ) -> list[dict[str, Any]]:
-        from memvault.dream.apply import REVIEW
+        from memvault.changes.apply import REVIEW
 
         docs = self.store.list_docs(self.ns(namespace), REVIEW, status=status, limit=limit)
         return [{"id": d.id, "status": d.status, **d.body} for d in docs]
@@ -416,7 +416,7 @@ class MemVault:
     def graph(self, *, namespace: str | None = None) -> GraphView:
         """The namespace's entity graph: ``.edges()``, ``.communities()``, ``.scan()``,
         ``.ppr(names)``. Read-only; computed from what the store holds now."""
-        from memvault.dream.workspace import Workspace
+        from memvault.changes.workspace import Workspace
         from memvault.graphs import GraphView
 
         ns = self.ns(namespace)
@@ -429,7 +429,7 @@ class MemVault:
     ) -> list[dict[str, Any]]:
         """What the dream found surprising (newest first); what a frontend polls. Never part
         of recall results."""
-        from memvault.dream.apply import DISCOVERY
+        from memvault.changes.apply import DISCOVERY
 
         docs = self.store.list_docs(self.ns(namespace), DISCOVERY, status=status, limit=limit)
         return [{"id": d.id, "status": d.status, **d.body} for d in docs]
@@ -441,7 +441,7 @@ class MemVault:
         *,
         namespace: str | None = None,
     ) -> int:
-        from memvault.dream.apply import DISCOVERY
+        from memvault.changes.apply import DISCOVERY
         from memvault.kg.store import Doc
 
         ns = self.ns(namespace)

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from memvault.changes.workspace import Workspace
 from memvault.config import ConsolidateSettings
-from memvault.dream.workspace import Workspace
 from memvault.ingest.normalize import normalize_content
 from memvault.kg.model import Episode, Fact, normalize_name
 from memvault.kg.temporal_conflict import Conflict, Verdict

@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from memvault.dream.workspace import Workspace
+from memvault.changes.workspace import Workspace
 from memvault.kg.store import Changes
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from memvault.changes.workspace import Workspace
 from memvault.config import ConsolidateSettings
-from memvault.dream.workspace import Workspace
 
 
 def prune(ws: Workspace, s: ConsolidateSettings) -> dict[str, int]:

@@ -17,17 +17,18 @@ from datetime import datetime
 from typing import Any, Literal
 
 from memvault.bootstrap import Container
+from memvault.changes.apply import COMMUNITIES, Applier, ApplyResult
+from memvault.changes.plan import Plan
+from memvault.changes.routing import route
+from memvault.changes.workspace import Workspace
 from memvault.clock import ensure_utc
 from memvault.coord.port import owner_id
 from memvault.dream import consolidate as cons
-from memvault.dream.apply import COMMUNITIES, Applier, ApplyResult, route
 from memvault.dream.gate import GateDecision, decide
 from memvault.dream.orient import orient
-from memvault.dream.plan import Plan
 from memvault.dream.prune import prune
 from memvault.dream.reflect import reflect, snapshot
 from memvault.dream.signal import signal
-from memvault.dream.workspace import Workspace
 from memvault.graphs import GraphView, summarize
 from memvault.lifecycle.hygiene import run_janitor
 from memvault.lifecycle.stickiness import run_maintenance

@@ -6,7 +6,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from memvault.dream.workspace import Workspace
+from memvault.changes.workspace import Workspace
 from memvault.kg.centrality import personalized_pagerank
 from memvault.kg.model import normalize_name
 from memvault.kg.temporal_conflict import Conflict, duplicate_groups, find_conflicts

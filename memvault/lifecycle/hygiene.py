@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from memvault.changes.workspace import Workspace
 from memvault.config import HygieneSettings
-from memvault.dream.workspace import Workspace
 from memvault.kg.model import MemoryType, Tier
 from memvault.lifecycle.stickiness import last_touched
 from memvault.recall.scoring import age_days

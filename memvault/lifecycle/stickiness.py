@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from memvault.changes.workspace import Workspace
 from memvault.config import MaintenanceSettings
-from memvault.dream.workspace import Workspace
 from memvault.kg.model import Episode, MemoryType
 from memvault.recall.scoring import age_days, stickiness_ratio
 

@@ -1,5 +1,5 @@
 """What the lint reports: a finding names its records, says what is wrong, and may carry a
-fix — the changes that would repair it, as :class:`~memvault.dream.plan.Change` values. Nothing
+fix — the changes that would repair it, as :class:`~memvault.changes.plan.Change` values. Nothing
 here writes; fixes reach the store only through the review queue (``memvault.lint.runner``)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from memvault.dream.plan import Change, Impact, Reason
-from memvault.dream.workspace import Workspace
+from memvault.changes.plan import Change, Impact, Reason
+from memvault.changes.workspace import Workspace
 from memvault.kg.model import Entity, Fact
 
 Level = Literal["structure", "grounding", "llm"]

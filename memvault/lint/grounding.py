@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
-from memvault.dream.workspace import Workspace
+from memvault.changes.workspace import Workspace
 from memvault.kg.model import Entity, EntityType, Fact, normalize_name
 from memvault.lint.findings import Finding, change
 from memvault.lint.ontology import Ontology

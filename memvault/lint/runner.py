@@ -27,8 +27,8 @@ from datetime import datetime
 from typing import Any
 
 from memvault.bootstrap import Container
-from memvault.dream.apply import Applier
-from memvault.dream.workspace import Workspace
+from memvault.changes.apply import Applier
+from memvault.changes.workspace import Workspace
 from memvault.errors import InvalidInputError
 from memvault.lint.findings import LEVELS, Finding, Level
 from memvault.lint.grounding import grounding, volatile_predicates

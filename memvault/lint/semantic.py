@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from memvault.dream.workspace import Workspace
+from memvault.changes.workspace import Workspace
 from memvault.errors import LLMError
 from memvault.kg.model import Fact, normalize_name
 from memvault.lint.findings import Finding, retire

@@ -9,7 +9,7 @@ from collections import defaultdict
 
 import igraph as ig
 
-from memvault.dream.workspace import Workspace
+from memvault.changes.workspace import Workspace
 from memvault.kg.model import Fact, normalize_name
 from memvault.lint.findings import Finding, change, retire
 from memvault.lint.ontology import Ontology

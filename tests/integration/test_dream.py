@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from memvault import FixedClock, MemVault
+from memvault.changes.routing import route
 from memvault.config import GraphSettings
-from memvault.dream.apply import route
 from memvault.embed import HashingEmbedder
 from memvault.errors import ConflictError, InvalidInputError
 from memvault.llm import LiteLLMProvider
@@ -305,7 +305,7 @@ def test_each_applied_run_stores_its_communities_with_members(maya: MemVault) ->
 
 
 def test_community_summaries_come_from_the_model_when_one_is_configured(maya: MemVault) -> None:
-    from memvault.dream.workspace import Workspace
+    from memvault.changes.workspace import Workspace
     from memvault.graphs import GraphView, summarize
 
     view = GraphView.load(maya.store, Workspace.load(maya.store, "default", LATER), GraphSettings())

@@ -7,6 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memvault.bootstrap import load_settings
+from memvault.changes.routing import route
+from memvault.changes.workspace import Workspace
 from memvault.config import (
     ConsolidateSettings,
     GateSettings,
@@ -14,10 +16,8 @@ from memvault.config import (
     MaintenanceSettings,
     Settings,
 )
-from memvault.dream.apply import route
 from memvault.dream.gate import decide
 from memvault.dream.prune import prune
-from memvault.dream.workspace import Workspace
 from memvault.errors import ConfigError
 from memvault.kg.model import Entity, Episode, Fact, MemoryType, Mention, Tier
 from memvault.kg.temporal_conflict import duplicate_groups, find_conflicts, rule_verdict

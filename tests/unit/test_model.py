@@ -73,6 +73,7 @@ def test_public_api_all_is_exact() -> None:
         "demo",
         "lifecycle",
         "dream",
+        "changes",
         "lint",
         "profile",
         "coord",

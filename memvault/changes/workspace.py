@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, TypeVar
 
-from memvault.dream.plan import Change, Impact, Reason
+from memvault.changes.plan import Change, Impact, Reason
 from memvault.kg.model import Entity, Episode, Fact, Mention, RecordKind, Session
 from memvault.kg.store import Store
 

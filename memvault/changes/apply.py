@@ -1,10 +1,6 @@
-"""The one place plans take effect: route, apply in journaled transactions, resume, undo,
-and settle review items.
+"""The one place plans take effect: apply in journaled transactions, resume, undo, and
+settle review items (which changes need review: :mod:`memvault.changes.routing`).
 
-- **Route.** A change group needs review when any of its changes has confidence at or below
-  ``auto_approve_confidence``, high impact, or comes from a medium-impact op (merge,
-  supersede, delete) that proposed more than ``max_auto_per_op`` changes in the run. The
-  rest is auto-approved.
 - **Record.** The run document (status ``applying``, with every auto-approved change) and
   the review items are written in one transaction before any record changes.
 - **Apply.** Chunks of changes, each in one transaction with its journal entry (the state
@@ -19,7 +15,6 @@ and settle review items.
 from __future__ import annotations
 
 import base64
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -28,8 +23,9 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
+from memvault.changes.plan import MODELS, Change, Plan
+from memvault.changes.routing import review_reason, route
 from memvault.config import ConsolidateSettings
-from memvault.dream.plan import MODELS, Change, Plan
 from memvault.embed import Embedder
 from memvault.errors import ConflictError, InvalidInputError, NotFoundError
 from memvault.kg.model import Mention, VectorKind, new_id
@@ -48,41 +44,6 @@ class ApplyResult:
     applied: int = 0
     skipped: list[dict[str, str]] = field(default_factory=list)  # changed since planned
     chunks: int = 0
-
-
-def route(
-    changes: Sequence[Change], s: ConsolidateSettings
-) -> tuple[list[Change], list[list[Change]]]:
-    """(auto-approved changes, review groups)."""
-    # only ops that delete, merge or supersede crowd; low-impact ones (decay, TTL) are many
-    # by nature on a first dream over a long history
-    per_op = Counter(c.op for c in changes if c.impact != "low")
-    crowded = {op for op, n in per_op.items() if n > s.max_auto_per_op}
-    groups: dict[str, list[Change]] = {}
-    for c in changes:
-        groups.setdefault(c.group or f"{c.kind}:{c.target_id}", []).append(c)
-    auto: list[Change] = []
-    review: list[list[Change]] = []
-    for members in groups.values():
-        if any(
-            c.confidence <= s.auto_approve_confidence
-            or c.impact == "high"
-            or (c.op in crowded and c.impact != "low")
-            for c in members
-        ):
-            review.append(members)
-        else:
-            auto.extend(members)
-    return auto, review
-
-
-def review_reason(members: Sequence[Change], s: ConsolidateSettings) -> str:
-    low = min(c.confidence for c in members)
-    if low <= s.auto_approve_confidence:
-        return f"confidence {low:.2f} ≤ {s.auto_approve_confidence:g}"
-    if any(c.impact == "high" for c in members):
-        return "high impact"
-    return f"more than {s.max_auto_per_op} changes of one op in a run"
 
 
 def _dump(change: Change) -> dict[str, Any]:
