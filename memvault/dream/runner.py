@@ -1,5 +1,6 @@
-"""One dream of one namespace: gate → lock → orient → signal → reflect → consolidate →
-maintenance → janitor → prune → plan, then (only when asked) apply.
+"""One dream of one namespace: gate → lock → the stages of ``dream.stages.STAGES`` in order
+(load, orient, lint, signal, communities, reflect, consolidate, maintenance, janitor, prune)
+→ plan, then (only when asked) apply through the changes layer.
 
 Dry run is the default: the plan is returned and nothing is written. Gate state (last dream,
 watermark) and the lock live in the coordination store.
@@ -9,29 +10,19 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
 from memvault.bootstrap import Container
-from memvault.changes.apply import COMMUNITIES, Applier, ApplyResult
+from memvault.changes.apply import Applier, ApplyResult
 from memvault.changes.plan import Plan
 from memvault.changes.routing import route
-from memvault.changes.workspace import Workspace
 from memvault.clock import ensure_utc
 from memvault.coord.port import owner_id
-from memvault.dream import consolidate as cons
 from memvault.dream.gate import GateDecision, decide
-from memvault.dream.orient import orient
-from memvault.dream.prune import prune
-from memvault.dream.reflect import reflect, snapshot
-from memvault.dream.signal import signal
-from memvault.graphs import GraphView, summarize
-from memvault.lifecycle.hygiene import run_janitor
-from memvault.lifecycle.stickiness import run_maintenance
+from memvault.dream.stages import STAGES, Parts, Run
 from memvault.lint.runner import Linter, single_valued
 
 
@@ -124,114 +115,32 @@ class Dreamer:
             return self.applier.resume(namespace)
 
     def plan(self, namespace: str, now: datetime) -> tuple[Plan, dict[str, Any]]:
-        """Every stage over an in-memory workspace: the plan and the run report."""
-        c, s = self.c, self.s
+        """Every stage of :data:`STAGES` over an in-memory workspace: the plan and the report."""
+        c = self.c
         state = c.coord.get(_state_key(namespace)) or {}
-        stages: dict[str, Any] = {}
+        parts = self.parts()
+        run = Run(namespace=namespace, now=now, watermark=int(state.get("watermark", 0)))
+        ledgers = self._ledgers()
+        usage_before = {name: ledger.snapshot() for name, ledger in ledgers.items()}
         timings: dict[str, float] = {}
-        usage_before = c.llm.usage.snapshot()
-
-        @contextmanager
-        def stage(name: str) -> Iterator[None]:
+        for name, stage in STAGES:
             started = time.perf_counter()
-            yield
+            stage(run, parts)
             timings[name] = round(time.perf_counter() - started, 4)
-
-        with stage("load"):
-            ws = Workspace.load(c.store, namespace, now)
-            changes = c.store.changed_since(namespace, int(state.get("watermark", 0)))
-        with stage("orient"):
-            stages["orient"] = orient(ws, changes)
-            new_ids = stages["orient"].pop("new_episode_ids")
-        with stage("lint"):
-            onto = c.ontology
-            linted = Linter(c, onto).check(ws, ["structure", "grounding"])
-            stages["lint"] = {
-                "counts": linted.counts(),
-                "volatile_predicates": linted.volatile,
-                "hint": "memvault lint --propose sends the fixes to review",
-            }
-        with stage("signal"):
-            present = {f.predicate for f in ws.facts.values()}
-            found, conflicts, duplicates = signal(
-                ws,
-                new_ids,
-                single_valued=single_valued(c, onto, present),
-                volatile=set(linted.volatile) | {p for p in present if onto.is_(p, "volatile")},
-            )
-            stages["signal"] = found
-        with stage("communities"):
-            view = GraphView.load(c.store, ws, c.settings.graph)
-            edges = view.edges()
-            partition = view.communities(edges)
-            communities = view.describe(partition)
-            summarize(view, communities, c.llm, top=c.settings.graph.summaries)
-            co_mentions = view.co_mentions()
-            repeated = sorted(
-                p for p, n in co_mentions.items() if n >= c.settings.graph.bridge_min_mentions
-            )
-            previous = c.store.list_docs(namespace, COMMUNITIES, limit=1)
-            seen = (
-                {(a, b) for key in ("edges", "repeated") for a, b in previous[0].body.get(key, [])}
-                if previous
-                else None
-            )
-            discoveries = [
-                view.discovery_json(d) | {"id": d.id}
-                for d in view.discover(edges, partition, seen, co_mentions)
-            ]
-            found["discoveries"] = dict(Counter(d["kind"] for d in discoveries))
-            found["graph"] = {
-                "edges": len(edges),
-                "communities": len(communities),
-                "modularity": partition.modularity,
-                "largest": [
-                    {k: v for k, v in cm.items() if k != "members"} for cm in communities[:5]
-                ],
-            }
-        with stage("reflect"):
-            facts_by_entity: dict[str, int] = {}
-            for f in ws.live_facts():
-                for name in {f.subject, f.object}:
-                    facts_by_entity[name] = facts_by_entity.get(name, 0) + 1
-            stages["reflect"] = reflect(
-                c.llm, snapshot(stages["orient"], found, facts_by_entity)
-            ).model_dump()
-        with stage("consolidate"):
-            judge = cons.Judge(c.llm, c.reasoning_llm, s.consolidate)
-            vectors = c.store.get_vectors(
-                namespace, "episode", [e.id for e in ws.episodes.values() if e.expired_at is None]
-            )
-            stages["consolidate"] = {
-                **cons.resolve_conflicts(ws, conflicts, judge),
-                "duplicate_facts_merged": cons.merge_duplicate_facts(ws, duplicates),
-                "episodes_merged": cons.merge_near_duplicate_episodes(
-                    ws, vectors, new_ids, s.consolidate.duplicate_cosine
-                ),
-                "normalised": cons.normalise_contents(ws, c.settings.max_content_chars),
-            }
-        with stage("maintenance"):
-            stages["maintenance"] = run_maintenance(ws, s.maintenance)
-        with stage("janitor"):
-            stages["janitor"] = run_janitor(ws, s.hygiene)
-        with stage("prune"):
-            stages["prune"] = prune(ws, s.consolidate)
         plan = Plan(
             run_id=f"dr_{now.strftime('%Y%m%dT%H%M%S')}_{uuid.uuid4().hex[:6]}",
             namespace=namespace,
             created_at=now,
-            changes=ws.changes(),
-            findings=stages,
-            communities={
-                "resolution": partition.resolution,
-                "modularity": partition.modularity,
-                "communities": communities,
-                "edges": [[e.a, e.b] for e in edges],
-                "repeated": [list(p) for p in repeated],  # bridge candidates seen by this run
-            },
-            discoveries=discoveries,
+            changes=run.ws.changes(),
+            findings=run.stages,
+            communities=run.communities,
+            discoveries=run.discoveries,
         )
-        auto, review = route(plan.changes, s.consolidate)
+        auto, review = route(plan.changes, self.s.consolidate)
+        llm: dict[str, dict[str, float]] = {}
+        for name, ledger in ledgers.items():
+            for site, delta in _usage_delta(usage_before[name], ledger.snapshot()).items():
+                llm[f"{name}:{site}" if name != "llm" else site] = delta
         report = {
             "namespace": namespace,
             "run_id": plan.run_id,
@@ -240,11 +149,32 @@ class Dreamer:
             "changes": len(plan.changes),
             "auto_approved": len(auto),
             "to_review": sum(len(g) for g in review),
-            "stages": stages,
+            "stages": run.stages,
             "timings_s": timings,
-            "llm": _usage_delta(usage_before, c.llm.usage.snapshot()),
+            "llm": llm,
         }
         return plan, report
+
+    def parts(self) -> Parts:
+        c, onto = self.c, self.c.ontology
+        return Parts(
+            store=c.store,
+            llm=c.llm,
+            reasoning_llm=c.reasoning_llm,
+            settings=c.settings,
+            ontology=onto,
+            lint=lambda ws: Linter(c, onto).check(ws, ["structure", "grounding"]),
+            single_valued=lambda present: single_valued(c, onto, present),
+        )
+
+    def _ledgers(self) -> dict[str, Any]:
+        """The usage ledgers to report: the model's, and the reasoning model's when it is
+        another provider (escalations are counted there)."""
+        out = {"llm": self.c.llm.usage}
+        reasoning = self.c.reasoning_llm
+        if reasoning is not None and reasoning.usage is not self.c.llm.usage:
+            out["reasoning"] = reasoning.usage
+        return out
 
 
 def _usage_delta(

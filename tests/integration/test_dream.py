@@ -315,3 +315,21 @@ def test_community_summaries_come_from_the_model_when_one_is_configured(maya: Me
     assert summarize(view, communities, llm, top=5) == 1
     assert (communities[0]["title"], communities[0]["summary"]) == ("Maya's work", "Work life.")
     assert all("title" not in c for c in communities[1:])  # the model named only one
+
+
+def test_the_report_lists_stages_in_order_and_counts_escalations(tmp_path: Path) -> None:
+    from memvault.demo import demo_items
+    from memvault.dream.stages import STAGES
+    from memvault.llm.offline import OfflineProvider
+
+    reasoning = OfflineProvider()
+    with MemVault.open(
+        tmp_path / "r.db", embedder=HashingEmbedder(), reasoning_llm=reasoning
+    ) as vault:
+        for at, items in demo_items():
+            vault.write_many(items, namespace="maya", now=at)
+        result = vault.dream(namespace="maya", force=True, now=datetime(2026, 1, 1, tzinfo=UTC))
+    assert list(result.report["timings_s"]) == [name for name, _ in STAGES]
+    # two managers named at once: the offline judge is unsure, so the reasoning model is asked
+    assert result.report["llm"]["reasoning:dream.consolidate.escalate"]["calls"] >= 1
+    assert reasoning.usage.snapshot()["dream.consolidate.escalate"]["calls"] >= 1

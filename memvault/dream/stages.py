@@ -1,0 +1,178 @@
+"""The dream's stages, in order: a list, not a method.
+
+Each stage is a function ``(run, parts)``: it reads what earlier stages left on the ``Run``,
+proposes changes through the workspace (``run.ws``), and writes its findings under its own
+name in ``run.stages``. ``Parts`` are the narrow things stages may use (store reads, the LLM
+ports, settings, the ontology, the lint's check), never the container. Adding a stage is a
+function here (or in its own module) and one line in :data:`STAGES`; the runner times each
+and reports them by name.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from memvault.changes.apply import COMMUNITIES
+from memvault.changes.workspace import Workspace
+from memvault.config import Settings
+from memvault.dream import consolidate as cons
+from memvault.dream.orient import orient
+from memvault.dream.prune import prune
+from memvault.dream.reflect import reflect, snapshot
+from memvault.dream.signal import signal
+from memvault.graphs import GraphView, summarize
+from memvault.kg.store import Store
+from memvault.lifecycle.hygiene import run_janitor
+from memvault.lifecycle.stickiness import run_maintenance
+from memvault.lint.ontology import Ontology
+from memvault.lint.runner import LintReport
+from memvault.llm import LLM
+
+
+@dataclass
+class Parts:
+    store: Store
+    llm: LLM
+    reasoning_llm: LLM | None
+    settings: Settings
+    ontology: Ontology
+    lint: Callable[[Workspace], LintReport]  # structure + grounding over a workspace
+    single_valued: Callable[[set[str]], set[str]]  # of these predicates, the single-valued
+
+
+@dataclass
+class Run:
+    """What one dream knows as its stages go: the workspace and each stage's findings."""
+
+    namespace: str
+    now: datetime
+    watermark: int
+    ws: Workspace = field(init=False)
+    stages: dict[str, Any] = field(default_factory=dict)
+    new_ids: list[str] = field(default_factory=list)
+    volatile: set[str] = field(default_factory=set)
+    conflicts: list[Any] = field(default_factory=list)
+    duplicates: list[Any] = field(default_factory=list)
+    communities: dict[str, Any] = field(default_factory=dict)  # the partition, for the plan
+    discoveries: list[dict[str, Any]] = field(default_factory=list)
+
+
+def load(run: Run, p: Parts) -> None:
+    run.ws = Workspace.load(p.store, run.namespace, run.now)
+
+
+def orient_stage(run: Run, p: Parts) -> None:
+    changes = p.store.changed_since(run.namespace, run.watermark)
+    run.stages["orient"] = orient(run.ws, changes)
+    run.new_ids = run.stages["orient"].pop("new_episode_ids")
+
+
+def lint_stage(run: Run, p: Parts) -> None:
+    linted = p.lint(run.ws)
+    present = {f.predicate for f in run.ws.facts.values()}
+    run.volatile = set(linted.volatile) | {x for x in present if p.ontology.is_(x, "volatile")}
+    run.stages["lint"] = {
+        "counts": linted.counts(),
+        "volatile_predicates": linted.volatile,
+        "hint": "memvault lint --propose sends the fixes to review",
+    }
+
+
+def signal_stage(run: Run, p: Parts) -> None:
+    present = {f.predicate for f in run.ws.facts.values()}
+    found, run.conflicts, run.duplicates = signal(
+        run.ws, run.new_ids, single_valued=p.single_valued(present), volatile=run.volatile
+    )
+    run.stages["signal"] = found
+
+
+def communities_stage(run: Run, p: Parts) -> None:
+    g = p.settings.graph
+    view = GraphView.load(p.store, run.ws, g)
+    edges = view.edges()
+    partition = view.communities(edges)
+    communities = view.describe(partition)
+    summarize(view, communities, p.llm, top=g.summaries)
+    co_mentions = view.co_mentions()
+    repeated = sorted(pair for pair, n in co_mentions.items() if n >= g.bridge_min_mentions)
+    previous = p.store.list_docs(run.namespace, COMMUNITIES, limit=1)
+    seen = (
+        {(a, b) for key in ("edges", "repeated") for a, b in previous[0].body.get(key, [])}
+        if previous
+        else None
+    )
+    run.discoveries = [
+        view.discovery_json(d) | {"id": d.id}
+        for d in view.discover(edges, partition, seen, co_mentions)
+    ]
+    found = run.stages["signal"]
+    found["discoveries"] = dict(Counter(d["kind"] for d in run.discoveries))
+    found["graph"] = {
+        "edges": len(edges),
+        "communities": len(communities),
+        "modularity": partition.modularity,
+        "largest": [{k: v for k, v in cm.items() if k != "members"} for cm in communities[:5]],
+    }
+    run.communities = {
+        "resolution": partition.resolution,
+        "modularity": partition.modularity,
+        "communities": communities,
+        "edges": [[e.a, e.b] for e in edges],
+        "repeated": [list(pair) for pair in repeated],  # bridge candidates seen by this run
+    }
+
+
+def reflect_stage(run: Run, p: Parts) -> None:
+    facts_by_entity: dict[str, int] = {}
+    for f in run.ws.live_facts():
+        for name in {f.subject, f.object}:
+            facts_by_entity[name] = facts_by_entity.get(name, 0) + 1
+    stats = snapshot(run.stages["orient"], run.stages["signal"], facts_by_entity)
+    run.stages["reflect"] = reflect(p.llm, stats).model_dump()
+
+
+def consolidate_stage(run: Run, p: Parts) -> None:
+    s = p.settings.dream.consolidate
+    judge = cons.Judge(p.llm, p.reasoning_llm, s)
+    live = [e.id for e in run.ws.episodes.values() if e.expired_at is None]
+    vectors = p.store.get_vectors(run.namespace, "episode", live)
+    run.stages["consolidate"] = {
+        **cons.resolve_conflicts(run.ws, run.conflicts, judge),
+        "duplicate_facts_merged": cons.merge_duplicate_facts(run.ws, run.duplicates),
+        "episodes_merged": cons.merge_near_duplicate_episodes(
+            run.ws, vectors, run.new_ids, s.duplicate_cosine
+        ),
+        "normalised": cons.normalise_contents(run.ws, p.settings.max_content_chars),
+    }
+
+
+def maintenance_stage(run: Run, p: Parts) -> None:
+    run.stages["maintenance"] = run_maintenance(run.ws, p.settings.dream.maintenance)
+
+
+def janitor_stage(run: Run, p: Parts) -> None:
+    run.stages["janitor"] = run_janitor(run.ws, p.settings.dream.hygiene)
+
+
+def prune_stage(run: Run, p: Parts) -> None:
+    run.stages["prune"] = prune(run.ws, p.settings.dream.consolidate)
+
+
+Stage = tuple[str, Callable[[Run, Parts], None]]
+
+STAGES: tuple[Stage, ...] = (
+    ("load", load),
+    ("orient", orient_stage),
+    ("lint", lint_stage),
+    ("signal", signal_stage),
+    ("communities", communities_stage),
+    ("reflect", reflect_stage),
+    ("consolidate", consolidate_stage),
+    ("maintenance", maintenance_stage),
+    ("janitor", janitor_stage),
+    ("prune", prune_stage),
+)
