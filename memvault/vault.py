@@ -16,13 +16,15 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal
 
 from memvault.bootstrap import Container, bootstrap, load_settings
+from memvault.changes import queue
 from memvault.clock import ensure_utc
 from memvault.errors import InvalidInputError, NotFoundError
+from memvault.feedback import Feedback as FeedbackService
 from memvault.ingest.inputs import EpisodeIn, FactIn
 from memvault.ingest.pipeline import Writer, WriteResult
 from memvault.interop.dump import DumpSummary, export_namespace, import_namespace
 from memvault.kg.model import NAMESPACE_PATTERN, Episode, Fact
-from memvault.kg.store import Batch, FactQuery
+from memvault.kg.store import FactQuery
 from memvault.recall import Hit, Recaller
 
 if TYPE_CHECKING:
@@ -47,6 +49,7 @@ class MemVault:
             max_chars=self.settings.max_content_chars,
         )
         configured = set(self.settings.dream.consolidate.single_valued_predicates)
+        self.feedbacks = FeedbackService(container.store)
         self.recaller = Recaller(
             store=container.store,
             embedder=container.embedder,
@@ -214,6 +217,19 @@ class MemVault:
         live = self.store.list_facts(ns, FactQuery(limit=100_000))
         return contested(live, at, self.recaller.single_valued)
 
+    def episodes(
+        self,
+        *,
+        namespace: str | None = None,
+        session_id: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Episode]:
+        """Stored episodes in time order (then their position in the session), paged."""
+        return self.store.list_episodes(
+            self.ns(namespace), session_id=session_id, limit=limit, offset=offset
+        )
+
     def get_episode(self, episode_id: str, *, namespace: str | None = None) -> Episode:
         ns = self.ns(namespace)
         found = self.store.get_episodes(ns, [episode_id])
@@ -228,18 +244,18 @@ class MemVault:
     def namespaces(self) -> list[str]:
         return self.store.namespaces()
 
-    # -- feedback -------------------------------------------------------------------------
+    # -- feedback (memvault.feedback) ----------------------------------------------------------
     def record_access(
         self, ids: Iterable[str], *, namespace: str | None = None, now: datetime | None = None
     ) -> int:
         """Count that these memories were used (fetched into a context)."""
-        return self._touch(ids, namespace, now, "access")
+        return len(self.judge(ids, "access", namespace=namespace, now=now))
 
     def reinforce(
         self, ids: Iterable[str], *, namespace: str | None = None, now: datetime | None = None
     ) -> int:
         """The user confirmed these memories were useful: they resist decay and stickiness."""
-        return self._touch(ids, namespace, now, "reinforce")
+        return len(self.judge(ids, "reinforce", namespace=namespace, now=now))
 
     def feedback(
         self,
@@ -257,65 +273,21 @@ class MemVault:
                 field="signal",
                 hint="one of up, down, correct, incorrect",
             )
-        ns, at = self.ns(namespace), self.now(now)
-        if signal == "correct":
-            self._touch([record_id], ns, at, "reinforce")
-            return self._record(ns, record_id)
-        record = self._record(ns, record_id)
-        if signal == "incorrect":
-            if isinstance(record, Fact):
-                record.expired_at = at
-            else:
-                record.importance = 0.0
-        else:
-            step = 0.1 if signal == "up" else -0.1
-            record.importance = min(max(record.importance + step, 0.0), 1.0)
-        self._save(ns, [record])
-        return record
+        ns = self.ns(namespace)
+        self.judge([record_id], signal, namespace=ns, now=now)
+        return self.feedbacks.record(ns, record_id)
 
-    def _record(self, ns: str, record_id: str) -> Episode | Fact:
-        found: list[Episode] | list[Fact] = self.store.get_episodes(ns, [record_id])
-        if not found:
-            found = self.store.get_facts(ns, [record_id])
-        if not found:
-            raise NotFoundError("memory", record_id, ns)
-        return found[0]
-
-    def _save(self, ns: str, records: Sequence[Episode | Fact]) -> None:
-        self.store.apply(
-            Batch(
-                namespace=ns,
-                episodes=[r for r in records if isinstance(r, Episode)],
-                facts=[r for r in records if isinstance(r, Fact)],
-            )
-        )
-
-    def _touch(
+    def judge(
         self,
         ids: Iterable[str],
-        namespace: str | None,
-        now: datetime | None,
-        how: Literal["access", "reinforce"],
-    ) -> int:
-        ns, at = self.ns(namespace), self.now(now)
-        wanted = list(dict.fromkeys(ids))
-        with self.store.transaction():
-            records: list[Episode | Fact] = [
-                *self.store.get_episodes(ns, wanted),
-                *self.store.get_facts(ns, wanted),
-            ]
-            missing = set(wanted) - {r.id for r in records}
-            if missing:
-                raise NotFoundError("memory", sorted(missing)[0], ns)
-            for r in records:
-                if how == "access":
-                    r.access_count += 1
-                    r.last_accessed = at
-                else:
-                    r.reinforced_count += 1
-                    r.last_reinforced_at = at
-            self._save(ns, records)
-        return len(records)
+        signal: str,
+        *,
+        namespace: str | None = None,
+        now: datetime | None = None,
+    ) -> list[str]:
+        """Any feedback signal (access, reinforce, up, down, correct, incorrect) on several
+        memories at once: every id must exist, or nothing changes."""
+        return self.feedbacks.apply(self.ns(namespace), ids, signal, self.now(now))
 
     # -- dump -----------------------------------------------------------------------------
     def export(
@@ -359,25 +331,10 @@ class MemVault:
         return self.dreamer.dream(self.ns(namespace), now=self.now(now), apply=apply, force=force)
 
     def dream_report(self, run_id: str, *, namespace: str | None = None) -> dict[str, Any]:
-        doc = self.dreamer.applier.run_doc(self.ns(namespace), run_id)
-        body = {k: v for k, v in doc.body.items() if k != "journal"}
-        return {**body, "status": doc.status}
+        return queue.report(self.dreamer.applier.run_doc(self.ns(namespace), run_id))
 
     def dream_runs(self, *, namespace: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
-        from memvault.changes.apply import RUN
-
-        docs = self.store.list_docs(self.ns(namespace), RUN, limit=limit)
-        return [
-            {
-                "run_id": d.id,
-                "status": d.status,
-                "at": d.body.get("now"),
-                "changes": d.body.get("changes"),
-                "applied": d.body.get("applied"),
-                "to_review": d.body.get("to_review"),
-            }
-            for d in docs
-        ]
+        return queue.runs(self.store, self.ns(namespace), limit)
 
     def resume_dreams(self, *, namespace: str | None = None) -> list[str]:
         """Finish applying the runs a killed process left half applied; their run ids."""
@@ -392,10 +349,7 @@ class MemVault:
     def review_items(
         self, *, namespace: str | None = None, status: str | None = "pending", limit: int = 100
     ) -> list[dict[str, Any]]:
-        from memvault.changes.apply import REVIEW
-
-        docs = self.store.list_docs(self.ns(namespace), REVIEW, status=status, limit=limit)
-        return [{"id": d.id, "status": d.status, **d.body} for d in docs]
+        return queue.review_items(self.store, self.ns(namespace), status, limit)
 
     def approve(
         self, review_id: str, *, namespace: str | None = None, now: datetime | None = None
@@ -429,10 +383,7 @@ class MemVault:
     ) -> list[dict[str, Any]]:
         """What the dream found surprising (newest first); what a frontend polls. Never part
         of recall results."""
-        from memvault.changes.apply import DISCOVERY
-
-        docs = self.store.list_docs(self.ns(namespace), DISCOVERY, status=status, limit=limit)
-        return [{"id": d.id, "status": d.status, **d.body} for d in docs]
+        return queue.inbox(self.store, self.ns(namespace), status, limit)
 
     def mark_inbox(
         self,
@@ -441,25 +392,7 @@ class MemVault:
         *,
         namespace: str | None = None,
     ) -> int:
-        from memvault.changes.apply import DISCOVERY
-        from memvault.kg.store import Doc
-
-        ns = self.ns(namespace)
-        wanted = list(dict.fromkeys(ids))
-        found = self.store.get_docs(ns, DISCOVERY, wanted)
-        missing = set(wanted) - {d.id for d in found}
-        if missing:
-            raise NotFoundError("inbox item", sorted(missing)[0], ns)
-        self.store.apply(
-            Batch(
-                namespace=ns,
-                docs=[
-                    Doc(DISCOVERY, d.id, d.body, status=status, created_at=d.created_at)
-                    for d in found
-                ],
-            )
-        )
-        return len(found)
+        return queue.mark_inbox(self.store, self.ns(namespace), ids, status)
 
     # -- knowledge lint -------------------------------------------------------------------------
     def lint(

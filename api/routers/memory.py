@@ -18,7 +18,6 @@ from api.schemas import (
     SessionTurnsIn,
 )
 from memvault.clock import UtcDatetime
-from memvault.errors import NotFoundError
 from memvault.ingest.pipeline import WriteResult
 
 router = APIRouter(prefix="/v1/ns/{namespace}", tags=["memory"])
@@ -59,7 +58,7 @@ def list_episodes(
 ) -> Page:
     """Episodes in time order (optionally of one session)."""
     return paged(
-        lambda n, skip: vault.store.list_episodes(ns, session_id=session_id, limit=n, offset=skip),
+        lambda n, skip: vault.episodes(namespace=ns, session_id=session_id, limit=n, offset=skip),
         limit,
         offset,
     )
@@ -126,20 +125,8 @@ def recall(body: RecallIn, ns: Namespace, vault: Vault) -> RecallOut:
 def feedback(body: FeedbackIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
     """access / reinforce count use; up / down / correct / incorrect judge a memory.
     Every id must exist, or nothing changes (404 naming the first missing one)."""
-    known = {e.id for e in vault.store.get_episodes(ns, body.ids)}
-    known |= {f.id for f in vault.store.get_facts(ns, body.ids)}
-    missing = [i for i in body.ids if i not in known]
-    if missing:
-        raise NotFoundError("episode or fact", missing[0], ns)
-    if body.signal == "access":
-        n = vault.record_access(body.ids, namespace=ns)
-    elif body.signal == "reinforce":
-        n = vault.reinforce(body.ids, namespace=ns)
-    else:
-        for rid in body.ids:
-            vault.feedback(rid, body.signal, namespace=ns)
-        n = len(body.ids)
-    return {"signal": body.signal, "updated": n}
+    changed = vault.judge(body.ids, body.signal, namespace=ns)
+    return {"signal": body.signal, "updated": len(changed)}
 
 
 @router.get("/stats")

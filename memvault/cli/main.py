@@ -94,7 +94,7 @@ def write(
     with open_vault() as vault:
         ns = vault.ns(namespace)
         result = vault.write_many([item], namespace=ns, labels=["text"])
-        (episode,) = vault.store.get_episodes(ns, result.episode_ids)
+        episode = vault.get_episode(result.episode_ids[0], namespace=ns)
     data = {
         "namespace": ns,
         "id": episode.id,

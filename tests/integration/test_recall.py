@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 
 from memvault import InvalidInputError, MemVault
+from memvault.kg.store import Batch
 from tests.conftest import T0
 
 CHAT = [
@@ -62,7 +63,7 @@ def test_snoozed_memories_are_hidden_until_the_cooldown_ends(chat: MemVault) -> 
     hit = chat.recall("cello", namespace="ana", k=1)[0]
     episode = chat.get_episode(hit.id, namespace="ana")
     episode.cooldown_until = T0 + timedelta(days=2)
-    chat._save("ana", [episode])
+    chat.store.apply(Batch(namespace="ana", episodes=[episode]))
     assert hit.id not in {h.id for h in chat.recall("cello", namespace="ana")}
     later = chat.recall("cello", namespace="ana", now=T0 + timedelta(days=3))
     assert hit.id in {h.id for h in later}

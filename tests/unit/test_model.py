@@ -74,6 +74,7 @@ def test_public_api_all_is_exact() -> None:
         "lifecycle",
         "dream",
         "changes",
+        "feedback",
         "lint",
         "profile",
         "coord",
