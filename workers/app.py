@@ -1,4 +1,5 @@
-"""The Celery app: broker and results on Redis, configured from Settings.
+"""The Celery app: broker and results on Redis, configured from Settings when Celery first
+needs its configuration (not at import).
 
     celery -A workers.app worker --loglevel=INFO
     celery -A workers.app beat --loglevel=INFO

@@ -36,30 +36,37 @@ def beat_schedule(settings: Settings) -> dict[str, dict[str, object]]:
 
 
 def make_celery(settings: Settings | None = None) -> Celery:
-    settings = settings or load_settings()
+    """The app; its configuration is read from Settings when Celery first needs it (a worker
+    or beat starting, a task sent), never at import."""
+    app = Celery("memvault", include=["workers.tasks"])
+    app.add_defaults(lambda: celery_conf(settings or load_settings()))
+    return app
+
+
+def celery_conf(settings: Settings) -> dict[str, object]:
     url = settings.server.redis_url
     if not url:
         raise ConfigError(
             "Celery needs Redis: set MEMVAULT_SERVER__REDIS_URL", setting="server.redis_url"
         )
-    app = Celery("memvault", broker=url, backend=url, include=["workers.tasks"])
-    app.conf.update(
-        task_acks_late=True,
-        task_reject_on_worker_lost=True,
-        worker_prefetch_multiplier=1,
-        task_serializer="json",
-        result_serializer="json",
-        accept_content=["json"],
-        result_expires=7 * 24 * 3600,
-        task_track_started=True,
-        broker_transport_options={
+    return {
+        "broker_url": url,
+        "result_backend": url,
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        "worker_prefetch_multiplier": 1,
+        "task_serializer": "json",
+        "result_serializer": "json",
+        "accept_content": ["json"],
+        "result_expires": 7 * 24 * 3600,
+        "task_track_started": True,
+        "broker_transport_options": {
             "visibility_timeout": settings.server.task_visibility_timeout_s,
             # sweep for tasks of dead workers at the pace of the timeout, not every ~100 s
             "unacked_restore_interval": min(10, settings.server.task_visibility_timeout_s),
             "unacked_restore_throttle": 1,
         },
-        broker_connection_retry_on_startup=True,
-        beat_schedule=beat_schedule(settings),
-        timezone="UTC",
-    )
-    return app
+        "broker_connection_retry_on_startup": True,
+        "beat_schedule": beat_schedule(settings),
+        "timezone": "UTC",
+    }

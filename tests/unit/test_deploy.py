@@ -46,3 +46,22 @@ def test_beat_schedule_comes_from_settings() -> None:
     assert every["schedule"] == 30
     with pytest.raises(ConfigError, match="five fields"):
         beat_schedule(load_settings(server={"dream_check_cron": "nightly"}))
+
+
+def test_the_celery_app_reads_settings_when_configured_not_at_import() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMVAULT_")}
+    code = (
+        "import workers.app as w\n"
+        "print('imported')\n"
+        "try:\n"
+        "    w.app.conf.broker_url\n"
+        "except Exception as exc:\n"
+        "    print(type(exc).__name__, exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.stdout.splitlines()[0] == "imported"
+    assert "ConfigError server.redis_url" in done.stdout
