@@ -159,7 +159,6 @@ class MaintenanceSettings(BaseModel):
 
 class HygieneSettings(BaseModel):
     enabled: bool = True
-    half_life_days: float = Field(default=180.0, gt=0)
     cull_floor: float = Field(
         default=0.1,
         ge=0,

@@ -155,7 +155,8 @@ def maintenance_stage(run: Run, p: Parts) -> None:
 
 
 def janitor_stage(run: Run, p: Parts) -> None:
-    run.stages["janitor"] = run_janitor(run.ws, p.settings.dream.hygiene)
+    s = p.settings
+    run.stages["janitor"] = run_janitor(run.ws, s.dream.hygiene, s.recall.fact_half_life_days)
 
 
 def prune_stage(run: Run, p: Parts) -> None:

@@ -21,12 +21,12 @@ from memvault.lifecycle.stickiness import last_touched
 from memvault.recall.scoring import age_days
 
 
-def cull_facts(ws: Workspace, s: HygieneSettings) -> list[str]:
+def cull_facts(ws: Workspace, s: HygieneSettings, half_life_days: float) -> list[str]:
     if s.cull_floor <= 0:
         return []
     culled = []
     for f in sorted(ws.live_facts(), key=lambda f: f.id):
-        effective = f.effective_confidence(ws.now, s.half_life_days)
+        effective = f.effective_confidence(ws.now, half_life_days)
         if effective < s.cull_floor:
             ws.update(
                 f,
@@ -88,14 +88,15 @@ def mark_stale_permanent(ws: Workspace, s: HygieneSettings) -> list[str]:
     return marked
 
 
-def run_janitor(ws: Workspace, s: HygieneSettings) -> dict[str, Any]:
-    """The janitor's snapshot: when it ran and what it did."""
+def run_janitor(ws: Workspace, s: HygieneSettings, half_life_days: float) -> dict[str, Any]:
+    """The janitor's snapshot: when it ran and what it did. ``half_life_days``: recall's
+    ``fact_half_life_days``, so the cull and the ranking age a fact alike."""
     if not s.enabled:
         return {"enabled": False}
     return {
         "enabled": True,
         "ran_at": ws.now.isoformat(),
-        "culled": cull_facts(ws, s),
+        "culled": cull_facts(ws, s, half_life_days),
         "cold": episodic_ttl(ws, s),
         "marked_stale": mark_stale_permanent(ws, s),
     }

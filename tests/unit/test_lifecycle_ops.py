@@ -117,16 +117,16 @@ def test_janitor_culls_decayed_facts_ttl_and_marks_permanent_stale() -> None:
     turns = [ep(f"turn {i}", days_old=i) for i in range(4)]
     permanent = ep("the wifi password", days_old=200, permanent=True)
     ws = workspace(weak, strong, permanent, *turns)
-    snap = hygiene.run_janitor(ws, s)
+    snap = hygiene.run_janitor(ws, s, 180)
     assert snap["culled"] == [weak.id]
     assert ws.facts[weak.id].expired_at == NOW
     assert sorted(snap["cold"]) == sorted(t.id for t in turns[2:])  # beyond the newest 2
     assert all(ws.episodes[i].tier == Tier.COLD for i in snap["cold"])
     assert snap["marked_stale"] == [permanent.id]
-    assert hygiene.run_janitor(workspace(weak), HygieneSettings(enabled=False)) == {
+    assert hygiene.run_janitor(workspace(weak), HygieneSettings(enabled=False), 180) == {
         "enabled": False
     }
-    assert hygiene.cull_facts(workspace(weak), HygieneSettings(cull_floor=0)) == []
+    assert hygiene.cull_facts(workspace(weak), HygieneSettings(cull_floor=0), 180) == []
 
 
 def test_ttl_and_operator_needs_both_conditions() -> None:
@@ -211,7 +211,7 @@ def test_gate_needs_time_and_sessions_and_force_bypasses() -> None:
 @pytest.mark.parametrize(
     ("env", "setting"),
     [
-        ({"MEMVAULT_DREAM__HYGIENE__HALF_LIFE_DAYS": "-5"}, "dream.hygiene.half_life_days"),
+        ({"MEMVAULT_RECALL__FACT_HALF_LIFE_DAYS": "-5"}, "recall.fact_half_life_days"),
         ({"MEMVAULT_DREAM__HYGIENE__TTL_OPERATOR": "xor"}, "dream.hygiene.ttl_operator"),
         ({"MEMVAULT_DREAM__GATE__MIN_SESSIONS": "many"}, "dream.gate.min_sessions"),
     ],
@@ -229,7 +229,7 @@ def test_partial_overrides_merge_over_defaults(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("MEMVAULT_DREAM__HYGIENE__CULL_FLOOR", "0")
     s = Settings()
     assert s.dream.hygiene.cull_floor == 0
-    assert s.dream.hygiene.half_life_days == 180  # untouched default
+    assert s.dream.hygiene.ttl_days == 90  # untouched default
     assert s.dream.gate.min_sessions == 5
 
 
