@@ -302,8 +302,35 @@ class ServerSettings(BaseModel):
     )
 
 
+class ReviewSettings(BaseModel):
+    """The review queue's governance: due dates and calibrated auto-approval."""
+
+    max_auto_impact: Literal["low", "medium"] = Field(
+        default="medium", description="Changes of higher impact always wait for a human."
+    )
+    due_days: float = Field(
+        default=7.0, gt=0, description="An item not decided by then is re-queued, with history."
+    )
+    calibrate: bool = Field(
+        default=True, description="Move each op's auto-approve threshold from the decisions."
+    )
+    min_threshold: float = Field(default=0.6, ge=0, le=1, description="Loosest threshold.")
+    max_threshold: float = Field(default=0.98, ge=0, le=1, description="Strictest threshold.")
+    step: float = Field(default=0.05, gt=0, le=0.5, description="One calibration move.")
+    loosen_after: int = Field(
+        default=20, ge=1, description="Approvals in a row (no rejection) before loosening."
+    )
+
+    @model_validator(mode="after")
+    def _bounds(self) -> ReviewSettings:
+        if self.min_threshold >= self.max_threshold:
+            raise ValueError("min_threshold must be below max_threshold")
+        return self
+
+
 class DreamSettings(BaseModel):
     gate: GateSettings = Field(default_factory=GateSettings)
+    review: ReviewSettings = Field(default_factory=ReviewSettings)
     consolidate: ConsolidateSettings = Field(default_factory=ConsolidateSettings)
     maintenance: MaintenanceSettings = Field(default_factory=MaintenanceSettings)
     hygiene: HygieneSettings = Field(default_factory=HygieneSettings)

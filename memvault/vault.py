@@ -347,14 +347,24 @@ class MemVault:
         return self.dreamer.applier.undo(self.ns(namespace), run_id, force=force)
 
     def review_items(
-        self, *, namespace: str | None = None, status: str | None = "pending", limit: int = 100
+        self,
+        *,
+        namespace: str | None = None,
+        status: str | None = "pending",
+        limit: int = 100,
+        reason: str | None = None,
+        oldest_first: bool = False,
     ) -> list[dict[str, Any]]:
-        return queue.review_items(self.store, self.ns(namespace), status, limit)
+        """Review items, newest first (or oldest first), optionally of one reason code
+        (low_confidence, high_impact, large_batch, sensitive, proposed)."""
+        return queue.review_items(
+            self.store, self.ns(namespace), status, limit, reason=reason, oldest_first=oldest_first
+        )
 
     def approve(
         self, review_id: str, *, namespace: str | None = None, now: datetime | None = None
     ) -> int:
-        return self.dreamer.applier.approve(self.ns(namespace), review_id, self.now(now)).applied
+        return self.dreamer.queue.approve(self.ns(namespace), review_id, self.now(now)).applied
 
     def reject(
         self,
@@ -364,7 +374,23 @@ class MemVault:
         note: str = "",
         now: datetime | None = None,
     ) -> None:
-        self.dreamer.applier.reject(self.ns(namespace), review_id, self.now(now), note)
+        self.dreamer.queue.reject(self.ns(namespace), review_id, self.now(now), note)
+
+    def review_policy(self, *, namespace: str | None = None) -> dict[str, Any]:
+        """Each op's auto-approve threshold, the decisions that moved it, and the moves."""
+        return self.dreamer.queue.policy(self.ns(namespace))
+
+    def reset_review_policy(
+        self, *, namespace: str | None = None, now: datetime | None = None
+    ) -> int:
+        """Every op back to the default threshold (journaled); how many moved."""
+        return self.dreamer.queue.reset_policy(self.ns(namespace), self.now(now))
+
+    def requeue_overdue(
+        self, *, namespace: str | None = None, now: datetime | None = None
+    ) -> list[str]:
+        """Pending review items past their due date get a new one (their history says so)."""
+        return self.dreamer.queue.requeue_overdue(self.ns(namespace), self.now(now))
 
     # -- graph ----------------------------------------------------------------------------------
     def graph(self, *, namespace: str | None = None) -> GraphView:

@@ -17,15 +17,16 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
 from pydantic import BaseModel
 
+from memvault.changes import policy
 from memvault.changes.plan import MODELS, Change, Plan
-from memvault.changes.routing import review_reason, route
-from memvault.config import ConsolidateSettings
+from memvault.changes.routing import crowded, reasons, route
+from memvault.config import ConsolidateSettings, ReviewSettings
 from memvault.embed import Embedder
 from memvault.errors import ConflictError, InvalidInputError, NotFoundError
 from memvault.kg.model import Mention, VectorKind, new_id
@@ -50,25 +51,56 @@ def _dump(change: Change) -> dict[str, Any]:
     return change.model_dump(mode="json")
 
 
+def review_doc(
+    review_id: str,
+    run_id: str,
+    why: list[dict[str, str]],
+    changes: Sequence[Change],
+    now: datetime,
+    due_days: float,
+) -> Doc:
+    """A pending review item: its changes, every reason it waits (code and words), when it
+    is due, and its history."""
+    return Doc(
+        REVIEW,
+        review_id,
+        {
+            "run_id": run_id,
+            "reason": "; ".join(r["text"] for r in why) or "proposed",
+            "reasons": why,
+            "changes": [_dump(c) for c in changes],
+            "due_at": (now + timedelta(days=due_days)).isoformat(),
+            "history": [{"at": now.isoformat(), "event": "queued"}],
+        },
+        status="pending",
+        created_at=now,
+    )
+
+
 class Applier:
-    def __init__(self, store: Store, embedder: Embedder, settings: ConsolidateSettings):
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        settings: ConsolidateSettings,
+        review: ReviewSettings | None = None,
+    ):
         self.store, self.embedder, self.s = store, embedder, settings
+        self.review = review or ReviewSettings()
         self.chunk = settings.apply_chunk
 
     # -- recording --------------------------------------------------------------------------
     def record(self, plan: Plan, report: dict[str, Any]) -> tuple[list[Change], list[Doc]]:
-        auto, review = route(plan.changes, self.s)
+        thresholds = policy.load(self.store, plan.namespace).thresholds
+        auto, review = route(plan.changes, self.s, self.review, thresholds)
         reviews = [
-            Doc(
-                kind=REVIEW,
-                id=new_id(),
-                status="pending",
-                created_at=plan.created_at,
-                body={
-                    "run_id": plan.run_id,
-                    "reason": review_reason(members, self.s),
-                    "changes": [_dump(c) for c in members],
-                },
+            review_doc(
+                new_id(),
+                plan.run_id,
+                reasons(members, self.s, self.review, thresholds, crowded(plan.changes, self.s)),
+                members,
+                plan.created_at,
+                self.review.due_days,
             )
             for members in review
         ]
@@ -107,41 +139,6 @@ class Applier:
         )
         return auto, reviews
 
-    def submit(
-        self,
-        namespace: str,
-        run_id: str,
-        items: Sequence[tuple[str, str, list[Change]]],
-        now: datetime,
-        report: dict[str, Any],
-    ) -> list[str]:
-        """Proposals straight to the review queue (the lint's fixes): ``items`` are (review
-        id, reason, changes). Nothing changes until approved; an id already in the queue,
-        whatever its status, is not queued again. Returns the ids queued."""
-        known = {d.id for d in self.store.get_docs(namespace, REVIEW, [i for i, _, _ in items])}
-        fresh = [(i, why, changes) for i, why, changes in items if i not in known]
-        if not fresh:
-            return []
-        reviews = [
-            Doc(
-                REVIEW,
-                review_id,
-                {"run_id": run_id, "reason": why, "changes": [_dump(c) for c in changes]},
-                status="pending",
-                created_at=now,
-            )
-            for review_id, why, changes in fresh
-        ]
-        run = Doc(
-            RUN,
-            run_id,
-            {**report, "run_id": run_id, "journal": [], "review_ids": [d.id for d in reviews]},
-            status="proposed",
-            created_at=now,
-        )
-        self.store.apply(Batch(namespace=namespace, docs=[run, *reviews]))
-        return [d.id for d in reviews]
-
     # -- applying ---------------------------------------------------------------------------
     def run(
         self, namespace: str, run_id: str, *, on_chunk: Callable[[int], None] | None = None
@@ -155,7 +152,7 @@ class Applier:
         result = ApplyResult(run_id=run_id)
         for start in range(state["chunks_done"] * self.chunk, len(changes), self.chunk):
             journal_id = f"{run_id}:{state['chunks_done']:05d}"
-            batch, entries, skipped = self._batch(namespace, changes[start : start + self.chunk])
+            batch, entries, skipped = self.batch_for(namespace, changes[start : start + self.chunk])
             state = {
                 "chunks_done": state["chunks_done"] + 1,
                 "journal": [*state["journal"], journal_id],
@@ -211,7 +208,7 @@ class Applier:
                     out[(kind, r.id)] = r.model_dump(mode="json")  # type: ignore[attr-defined]
         return out
 
-    def _batch(
+    def batch_for(
         self, namespace: str, changes: Sequence[Change]
     ) -> tuple[Batch, list[dict[str, Any]], list[dict[str, str]]]:
         """The batch that applies ``changes`` still as planned, their journal entries, and
@@ -325,67 +322,6 @@ class Applier:
         ]
         self.store.apply(batch)
         return len(entries)
-
-    # -- review -------------------------------------------------------------------------------
-    def approve(self, namespace: str, review_id: str, now: datetime) -> ApplyResult:
-        item = self._review(namespace, review_id)
-        changes = [Change.model_validate(c) for c in item.body["changes"]]
-        run_id = item.body["run_id"]
-        batch, entries, skipped = self._batch(namespace, changes)
-        if skipped:
-            stale = {
-                **item.body,
-                "settled_at": now.isoformat(),
-                "note": "records changed since proposed",
-            }
-            self.store.apply(
-                Batch(
-                    namespace=namespace,
-                    docs=[
-                        Doc(REVIEW, review_id, stale, status="stale", created_at=item.created_at)
-                    ],
-                )
-            )
-            raise ConflictError(
-                f"review item {review_id} no longer applies: {len(skipped)} record(s) changed "
-                "since it was proposed (marked stale; the next dream proposes afresh)"
-            )
-        run = self.run_doc(namespace, run_id)
-        journal_id = f"{run_id}:review:{review_id}"
-        run_body = {**run.body, "journal": [*run.body["journal"], journal_id]}
-        batch.docs = [
-            Doc(JOURNAL, journal_id, {"run_id": run_id, "entries": entries}, created_at=now),
-            Doc(RUN, run_id, run_body, status=run.status, created_at=run.created_at),
-            Doc(
-                REVIEW,
-                review_id,
-                {**item.body, "settled_at": now.isoformat()},
-                status="approved",
-                created_at=item.created_at,
-            ),
-        ]
-        self.store.apply(batch)
-        return ApplyResult(run_id=run_id, applied=len(entries))
-
-    def reject(self, namespace: str, review_id: str, now: datetime, note: str = "") -> None:
-        item = self._review(namespace, review_id)
-        body = {**item.body, "settled_at": now.isoformat(), "note": note}
-        self.store.apply(
-            Batch(
-                namespace=namespace,
-                docs=[Doc(REVIEW, review_id, body, status="rejected", created_at=item.created_at)],
-            )
-        )
-
-    def _review(self, namespace: str, review_id: str) -> Doc:
-        found = self.store.get_docs(namespace, REVIEW, [review_id])
-        if not found:
-            raise NotFoundError("review item", review_id, namespace)
-        if found[0].status != "pending":
-            raise InvalidInputError(
-                f"review item {review_id} is already {found[0].status}", field="review_id"
-            )
-        return found[0]
 
     def run_doc(self, namespace: str, run_id: str) -> Doc:
         found = self.store.get_docs(namespace, RUN, [run_id])

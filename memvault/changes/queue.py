@@ -33,10 +33,21 @@ def report(run: Doc) -> dict[str, Any]:
 
 
 def review_items(
-    store: Store, namespace: str, status: str | None = "pending", limit: int = 100
+    store: Store,
+    namespace: str,
+    status: str | None = "pending",
+    limit: int = 100,
+    *,
+    reason: str | None = None,
+    oldest_first: bool = False,
 ) -> list[dict[str, Any]]:
-    docs = store.list_docs(namespace, REVIEW, status=status, limit=limit)
-    return [{"id": d.id, "status": d.status, **d.body} for d in docs]
+    wanted = 100_000 if reason or oldest_first else limit
+    docs = store.list_docs(namespace, REVIEW, status=status, limit=wanted)
+    if reason:
+        docs = [d for d in docs if reason in {r["code"] for r in d.body.get("reasons", [])}]
+    if oldest_first:
+        docs = docs[::-1]
+    return [{"id": d.id, "status": d.status, **d.body} for d in docs[:limit]]
 
 
 def inbox(

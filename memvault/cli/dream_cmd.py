@@ -208,27 +208,87 @@ def review_list(
     status: Annotated[
         str, typer.Option(help="pending | approved | rejected | stale | withdrawn | all")
     ] = "pending",
+    reason: Annotated[
+        str | None,
+        typer.Option(
+            help="Only items queued for this reason: low_confidence | high_impact | "
+            "large_batch | sensitive | proposed"
+        ),
+    ] = None,
+    oldest: Annotated[bool, typer.Option("--oldest", help="Oldest first.")] = False,
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Review items, newest first."""
+    """Review items, newest first. Items past their due date are re-queued first (a new due
+    date, a line in their history): never dropped, never applied on their own."""
     with open_vault() as vault:
-        items = vault.review_items(namespace=namespace, status=None if status == "all" else status)
+        vault.requeue_overdue(namespace=namespace)
+        items = vault.review_items(
+            namespace=namespace,
+            status=None if status == "all" else status,
+            reason=reason,
+            oldest_first=oldest,
+        )
 
     def render() -> None:
         if not items:
             console.print(f"no {status} review items")
             return
-        table = Table("id", "status", "why", "proposed change", show_lines=True)
+        table = Table("id", "status", "why", "due", "proposed change", show_lines=True)
         for item in items:
             lines = [
                 f"{c['kind']} {c['target_id'][:10]}: " + "; ".join(x["why"] for x in c["reasons"])
                 for c in item["changes"]
             ]
-            table.add_row(item["id"], item["status"], item["reason"], escape("\n".join(lines)))
+            due = (item.get("due_at") or "")[:10]
+            table.add_row(item["id"], item["status"], item["reason"], due, escape("\n".join(lines)))
         console.print(table)
 
     emit(items, as_json, render)
+
+
+@review_app.command("policy")
+@handle_errors
+def review_policy(
+    reset: Annotated[
+        bool, typer.Option("--reset", help="Every op back to the default threshold.")
+    ] = False,
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """How the queue governs itself: each op's auto-approve threshold (moved by the
+    decisions made on it), the counts behind it, and every move."""
+    with open_vault() as vault:
+        moved = vault.reset_review_policy(namespace=namespace) if reset else None
+        data = vault.review_policy(namespace=namespace)
+    if moved is not None:
+        data["reset"] = moved
+
+    def render() -> None:
+        if moved is not None:
+            console.print(f"reset: {moved} threshold(s) back to {data['default_threshold']:g}")
+        table = Table("op", "threshold", "approved", "rejected", "approvals in a row")
+        ops = sorted(set(data["thresholds"]) | set(data["decisions"]))
+        for op in ops:
+            counts = data["decisions"].get(op, {})
+            table.add_row(
+                op,
+                f"{data['thresholds'].get(op, data['default_threshold']):.2f}",
+                str(sum(c["approved"] for c in counts.values())),
+                str(sum(c["rejected"] for c in counts.values())),
+                str(data["approvals_in_a_row"].get(op, 0)),
+            )
+        console.print(
+            table if ops else f"no decisions yet (threshold {data['default_threshold']:g})"
+        )
+        for change in data["changes"][:10]:
+            console.print(
+                f"{change['at'][:10]}  {change['op']}: {change['from']:.2f} → {change['to']:.2f} "
+                f"({change['why']})",
+                highlight=False,
+            )
+
+    emit(data, as_json, render)
 
 
 @review_app.command("approve")

@@ -16,8 +16,10 @@ from datetime import datetime
 from typing import Any, Literal
 
 from memvault.bootstrap import Container
+from memvault.changes import policy
 from memvault.changes.apply import Applier, ApplyResult
 from memvault.changes.plan import Plan
+from memvault.changes.review import ReviewQueue
 from memvault.changes.routing import route
 from memvault.clock import ensure_utc
 from memvault.coord.port import owner_id
@@ -49,7 +51,8 @@ class Dreamer:
     def __init__(self, c: Container):
         self.c = c
         self.s = c.settings.dream
-        self.applier = Applier(c.store, c.embedder, self.s.consolidate)
+        self.applier = Applier(c.store, c.embedder, self.s.consolidate, self.s.review)
+        self.queue = ReviewQueue(self.applier)
 
     def gate(self, namespace: str, now: datetime, *, force: bool = False) -> GateDecision:
         state = self.c.coord.get(_state_key(namespace)) or {}
@@ -81,6 +84,8 @@ class Dreamer:
         owner = owner_id()
         with self.c.coord.locked(f"dream-lock:{namespace}", owner, self.s.gate.lock_ttl_s):
             resumed = self.applier.resume(namespace) if apply else []
+            if apply:
+                self.queue.requeue_overdue(namespace, now)
             plan, report = self.plan(namespace, now)
             report["gate"] = {"forced": decision.forced, "reasons": decision.reasons}
             report["resumed_runs"] = [r.run_id for r in resumed]
@@ -136,7 +141,8 @@ class Dreamer:
             communities=run.communities,
             discoveries=run.discoveries,
         )
-        auto, review = route(plan.changes, self.s.consolidate)
+        thresholds = policy.load(c.store, namespace).thresholds
+        auto, review = route(plan.changes, self.s.consolidate, self.s.review, thresholds)
         llm: dict[str, dict[str, float]] = {}
         for name, ledger in ledgers.items():
             for site, delta in _usage_delta(usage_before[name], ledger.snapshot()).items():

@@ -28,6 +28,7 @@ from typing import Any
 
 from memvault.bootstrap import Container
 from memvault.changes.apply import Applier
+from memvault.changes.review import ReviewQueue
 from memvault.changes.workspace import Workspace
 from memvault.errors import InvalidInputError
 from memvault.lint.findings import LEVELS, Finding, Level
@@ -142,12 +143,13 @@ class Linter:
                 dropped.append({"finding": f.id, "why": why})
             else:
                 confirmed.append(f)
-        applier = Applier(self.c.store, self.c.embedder, self.c.settings.dream.consolidate)
+        dream = self.c.settings.dream
+        queue = ReviewQueue(Applier(self.c.store, self.c.embedder, dream.consolidate, dream.review))
         run_id = f"lint_{now.strftime('%Y%m%dT%H%M%S')}_{uuid.uuid4().hex[:6]}"
         items = [
             (_proposal_id(f), f"lint {f.level}.{f.code}: {f.message}", f.fix) for f in confirmed
         ]
-        submitted = applier.submit(
+        submitted = queue.submit(
             report.namespace,
             run_id,
             items,
