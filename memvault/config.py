@@ -363,6 +363,13 @@ class Settings(BaseSettings):
     llm_model: str | None = Field(default=None, description="A litellm model; None: offline.")
     llm_reasoning_model: str | None = None
     max_content_chars: int = Field(default=8000, ge=100, le=1_000_000)
+    hold_facts_below: float = Field(
+        default=0.0,
+        ge=0,
+        le=1,
+        description="Facts extracted at write with confidence below this wait in the review "
+        "queue before they count (0: off).",
+    )
     ingest_batch_size: int = Field(default=256, ge=1, le=10_000)
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
     secret_key: str = DEFAULT_SECRET

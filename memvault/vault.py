@@ -47,6 +47,8 @@ class MemVault:
             embedder=container.embedder,
             llm=container.llm,
             max_chars=self.settings.max_content_chars,
+            hold_below=self.settings.hold_facts_below,
+            due_days=self.settings.dream.review.due_days,
         )
         configured = set(self.settings.dream.consolidate.single_valued_predicates)
         self.feedbacks = FeedbackService(container.store)

@@ -237,6 +237,7 @@ class Applier:
                 and c.after
                 and any(c.before.get(k) != c.after.get(k) for k in _TEXT[c.kind])
             )
+            created = c.kind in _TEXT and c.before is None and c.after is not None
             if c.kind != "session" and (c.after is None or text_changed):
                 entry["vector"] = self._vector_b64(namespace, c.kind, c.target_id)
             if c.kind == "episode" and c.after is None:
@@ -248,7 +249,7 @@ class Applier:
             else:
                 record = MODELS[c.kind].model_validate(c.after)
                 batch.add(record)
-                if text_changed:
+                if text_changed or created:
                     to_embed.append((c.kind, c.target_id, _index_text(record)))  # type: ignore[arg-type]
             entries.append(entry)
         if to_embed:

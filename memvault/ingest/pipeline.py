@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from memvault.clock import ensure_utc
 from memvault.embed import Embedder
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
+from memvault.ingest.gate import hold_for_review
 from memvault.ingest.inputs import EpisodeIn, FactIn
 from memvault.ingest.normalize import normalize_content
 from memvault.kg.model import (
@@ -45,6 +46,7 @@ class WriteResult:
     facts_reinforced: int = 0
     watermark: int = 0
     fact_ids: list[str] = field(default_factory=list)
+    facts_held: int = 0  # waiting in the review queue (hold_facts_below)
 
 
 def validation_message(exc: ValidationError) -> str:
@@ -189,8 +191,18 @@ def _union(a: list[str], b: list[str]) -> list[str]:
 
 
 class Writer:
-    def __init__(self, *, store: Store, embedder: Embedder, llm: LLM, max_chars: int):
+    def __init__(
+        self,
+        *,
+        store: Store,
+        embedder: Embedder,
+        llm: LLM,
+        max_chars: int,
+        hold_below: float = 0.0,
+        due_days: float = 7.0,
+    ):
         self.store, self.embedder, self.llm, self.max_chars = store, embedder, llm, max_chars
+        self.hold_below, self.due_days = hold_below, due_days
 
     # -- episodes -------------------------------------------------------------------------
     def write_episodes(
@@ -240,14 +252,16 @@ class Writer:
                 found.mention_count += sum(1 for m in batch.mentions if m.entity_id == entity_id)
         batch.sessions = self._sessions(namespace, fresh)  # also sets positions
         batch.entities = entities.changed()
-        batch.facts = [*facts.created.values(), *facts.reinforced.values()]
-        batch.vectors = self._vectors(
-            fresh, list(facts.created.values()), list(entities.new.values())
-        )
+        created = [f for f in facts.created.values() if f.confidence >= self.hold_below]
+        held = [f for f in facts.created.values() if f.confidence < self.hold_below]
+        batch.facts = [*created, *facts.reinforced.values()]
+        batch.vectors = self._vectors(fresh, created, list(entities.new.values()))
+        batch.docs = hold_for_review(namespace, held, now, self.hold_below, self.due_days)
         result.watermark = self.store.apply(batch)
         result.created = len(fresh)
         result.entities_created = len(entities.new)
-        result.facts_created = len(facts.created)
+        result.facts_created = len(created)
+        result.facts_held = len(held)
         result.facts_reinforced = len(facts.reinforced)
         result.fact_ids = [f.id for f in batch.facts]
         return result

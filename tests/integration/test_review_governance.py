@@ -117,3 +117,24 @@ def test_deleting_a_user_type_memory_always_waits_for_a_human() -> None:
     s = ConsolidateSettings()
     assert route([gone], s)[0] == []
     assert [r["code"] for r in reasons([gone], s)] == ["sensitive"]
+
+
+def test_the_write_gate_holds_low_confidence_facts_until_approved(tmp_path: Path) -> None:
+    with MemVault.open(tmp_path / "w.db", embedder=HashingEmbedder(), hold_facts_below=0.85) as v:
+        result = v.write_many(
+            [{"content": "I live in Porto.", "speaker": "Ana"}], namespace="ana", now=AT
+        )
+        assert result.facts_held == 1 and result.facts_created == 0
+        assert v.facts(namespace="ana", as_of=AT) == []  # it does not count yet
+        assert all(h.kind == "episode" for h in v.recall("where does Ana live", namespace="ana"))
+        (item,) = v.review_items(namespace="ana")
+        assert item["reasons"][0]["code"] == "low_confidence"
+        assert "held at write" in item["reason"]
+        assert v.approve(item["id"], namespace="ana", now=AT) == 1
+        (fact,) = v.facts(namespace="ana", as_of=AT)
+        assert fact.object == "Porto"
+        hits = v.recall("where does Ana live", namespace="ana", now=AT)
+        assert hits[0].kind == "fact" and hits[0].id == fact.id  # it counts now, with a vector
+    with MemVault.open(tmp_path / "off.db", embedder=HashingEmbedder()) as v:  # off by default
+        result = v.write_many([{"content": "I live in Porto.", "speaker": "Ana"}], namespace="ana")
+        assert result.facts_held == 0 and result.facts_created == 1
