@@ -21,8 +21,8 @@ from memvault.cli.output import (
     open_vault,
 )
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
+from memvault.ingest.inputs import parse_facts
 from memvault.ingest.normalize import decode
-from memvault.ingest.pipeline import parse_facts
 from memvault.interop.jsonl import ParsedLines, parse_jsonl, split_text
 
 

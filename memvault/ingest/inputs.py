@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from memvault.clock import UtcDatetime
+from memvault.clock import UtcDatetime, ensure_utc
+from memvault.errors import Problem
 from memvault.kg.model import EntityType, MemoryType, normalize_predicate
 
 
@@ -80,3 +83,51 @@ class FactIn(BaseModel):
                 "invalid_at must be after valid_at (a fact cannot end before it starts)"
             )
         return self
+
+
+def validation_message(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "record"
+        parts.append(f"{where}: {err['msg'].removeprefix('Value error, ')}")
+    return "; ".join(parts)
+
+
+def parse_facts(
+    items: Sequence[FactIn | Mapping[str, Any]],
+    labels: Sequence[str] | None = None,
+    *,
+    now: datetime,
+) -> tuple[list[FactIn], list[Problem]]:
+    """The valid facts, and a problem for each invalid one (labelled ``fact N`` by default)."""
+    parsed: list[FactIn] = []
+    problems: list[Problem] = []
+    for i, item in enumerate(items):
+        where = labels[i] if labels else f"fact {i}"
+        try:
+            fi = item if isinstance(item, FactIn) else FactIn.model_validate(item)
+        except ValidationError as exc:
+            problems.append(Problem(where, validation_message(exc)))
+            continue
+        valid = ensure_utc(fi.valid_at) if fi.valid_at else now
+        if fi.invalid_at is not None and ensure_utc(fi.invalid_at) <= valid:
+            problems.append(Problem(where, "invalid_at must be after valid_at"))
+            continue
+        parsed.append(fi)
+    return parsed, problems
+
+
+def parse_items(
+    items: Sequence[EpisodeIn | Mapping[str, Any]], labels: Sequence[str] | None = None
+) -> tuple[list[tuple[str, EpisodeIn]], list[Problem]]:
+    """Validate items; return the good ones with their labels and a problem per bad one."""
+    parsed: list[tuple[str, EpisodeIn]] = []
+    problems: list[Problem] = []
+    for i, item in enumerate(items):
+        where = labels[i] if labels else f"item {i}"
+        try:
+            good = item if isinstance(item, EpisodeIn) else EpisodeIn.model_validate(item)
+            parsed.append((where, good))
+        except ValidationError as exc:
+            problems.append(Problem(where, validation_message(exc)))
+    return parsed, problems
