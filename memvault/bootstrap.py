@@ -19,6 +19,7 @@ from memvault.kg.sqlite import SQLiteStore
 from memvault.kg.store import Store
 from memvault.lint.ontology import Ontology, load_ontology
 from memvault.llm import LLM, LiteLLMProvider, OfflineProvider
+from memvault.offline_rules import offline_handlers
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ def build_embedder(settings: Settings) -> Embedder:
 def build_llm(settings: Settings) -> LLM:
     if settings.llm_model:
         return LiteLLMProvider(settings.llm_model)
-    return OfflineProvider()
+    return OfflineProvider(offline_handlers())
 
 
 def build_store(settings: Settings) -> Store:

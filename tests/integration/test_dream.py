@@ -321,8 +321,9 @@ def test_the_report_lists_stages_in_order_and_counts_escalations(tmp_path: Path)
     from memvault.demo import demo_items
     from memvault.dream.stages import STAGES
     from memvault.llm.offline import OfflineProvider
+    from memvault.offline_rules import offline_handlers
 
-    reasoning = OfflineProvider()
+    reasoning = OfflineProvider(offline_handlers())
     with MemVault.open(
         tmp_path / "r.db", embedder=HashingEmbedder(), reasoning_llm=reasoning
     ) as vault:

@@ -44,3 +44,9 @@ def test_the_domain_model_imports_no_adapter() -> None:
         o for o in _offenders(PACKAGE / "kg", adapters) if o.startswith("memvault/kg/model")
     ]
     assert offenders == []
+
+
+def test_the_llm_port_knows_no_feature() -> None:
+    features = ("memvault.ingest", "memvault.dream", "memvault.lint", "memvault.recall",
+                "memvault.changes", "memvault.lifecycle")  # fmt: skip
+    assert _offenders(PACKAGE / "llm", features) == []

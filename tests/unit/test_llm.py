@@ -5,10 +5,11 @@ import pytest
 from memvault.errors import LLMError
 from memvault.llm import LiteLLMProvider, OfflineProvider, Prompt
 from memvault.llm.prompts import Extraction, extract_v1
+from memvault.offline_rules import offline_handlers
 
 
 def test_offline_provider_answers_extraction_by_rule_and_counts_calls() -> None:
-    llm = OfflineProvider()
+    llm = OfflineProvider(offline_handlers())
     out = llm.complete(
         extract_v1("I live in Oslo", speaker="Ana", subject_hint="user"), call_site="ingest.extract"
     )

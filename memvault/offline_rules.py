@@ -1,0 +1,61 @@
+"""Each feature's deterministic rules as answers to its prompts: what the offline provider
+says when no model is configured (the first step of every feature's escalation: rules →
+configured model → reasoning model → review). Wired by ``bootstrap``; the LLM port itself
+imports no feature."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+from memvault.llm.offline import Handler
+from memvault.llm.prompts import CommunitySummaries, CommunitySummary, Verdicts
+
+
+def _extract(inputs: Mapping[str, Any]) -> BaseModel:
+    from memvault.ingest.rules import extract
+
+    return extract(inputs["text"], speaker=inputs["speaker"], subject_hint=inputs["subject_hint"])
+
+
+def _judge_conflicts(inputs: Mapping[str, Any]) -> BaseModel:
+    from memvault.kg.temporal_conflict import rule_verdict
+
+    return Verdicts(verdicts=[rule_verdict(c) for c in inputs["conflicts"]])
+
+
+def _reflect(inputs: Mapping[str, Any]) -> BaseModel:
+    from memvault.dream.reflect import derive_reflection
+
+    return derive_reflection(inputs["stats"])
+
+
+def _lint_contradictions(inputs: Mapping[str, Any]) -> BaseModel:
+    from memvault.lint.semantic import opposite_rule
+
+    return opposite_rule(inputs["groups"], inputs["opposites"])
+
+
+def _summarize_communities(inputs: Mapping[str, Any]) -> BaseModel:
+    out = []
+    for c in inputs["communities"]:
+        top = list(c["top"])
+        facts = list(c["facts"])[:3]
+        summary = f"Mostly about {', '.join(top[:5]) or 'nothing named'}"
+        summary += f"; e.g. {'; '.join(facts)}." if facts else "."
+        out.append(
+            CommunitySummary(community=c["community"], title=" / ".join(top[:3]), summary=summary)
+        )
+    return CommunitySummaries(summaries=out)
+
+
+def offline_handlers() -> dict[str, Handler]:
+    return {
+        "extract": _extract,
+        "judge_conflicts": _judge_conflicts,
+        "reflect": _reflect,
+        "lint_contradictions": _lint_contradictions,
+        "summarize_communities": _summarize_communities,
+    }
