@@ -51,6 +51,16 @@ def _dump(change: Change) -> dict[str, Any]:
     return change.model_dump(mode="json")
 
 
+def rejected_ops(store: Store, namespace: str) -> dict[tuple[str, str, str], str]:
+    """(kind, target id, op) of every change a human rejected → the review item's id."""
+    out: dict[tuple[str, str, str], str] = {}
+    for d in store.list_docs(namespace, REVIEW, status="rejected", limit=100_000):
+        for c in d.body.get("changes", []):
+            for r in c.get("reasons", []):
+                out[(c["kind"], c["target_id"], r["op"])] = d.id
+    return out
+
+
 def review_doc(
     review_id: str,
     run_id: str,
@@ -92,12 +102,20 @@ class Applier:
     # -- recording --------------------------------------------------------------------------
     def record(self, plan: Plan, report: dict[str, Any]) -> tuple[list[Change], list[Doc]]:
         thresholds = policy.load(self.store, plan.namespace).thresholds
-        auto, review = route(plan.changes, self.s, self.review, thresholds)
+        rejected = rejected_ops(self.store, plan.namespace)
+        auto, review = route(plan.changes, self.s, self.review, thresholds, rejected)
         reviews = [
             review_doc(
                 new_id(),
                 plan.run_id,
-                reasons(members, self.s, self.review, thresholds, crowded(plan.changes, self.s)),
+                reasons(
+                    members,
+                    self.s,
+                    self.review,
+                    thresholds,
+                    crowded(plan.changes, self.s),
+                    rejected,
+                ),
                 members,
                 plan.created_at,
                 self.review.due_days,

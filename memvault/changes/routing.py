@@ -7,7 +7,9 @@ A change group waits for review when any change in it has
 - ``high_impact``: impact above ``review.max_auto_impact``;
 - ``large_batch``: a merging, superseding or deleting op proposed more than
   ``max_auto_per_op`` changes in the run (low-impact ops such as decay and TTL never crowd);
-- ``sensitive``: it deletes or retires a user-type memory, or changes the persona layers.
+- ``sensitive``: it deletes or retires a user-type memory, or changes the persona layers;
+- ``conflicting_verdicts``: a human rejected the same op on the same record before (the
+  dream must not overrule a person by proposing it again with more confidence).
 
 Every reason is kept on the review item (code and words), so the queue can be listed and
 calibrated by reason. Pure functions of the changes, the settings and the thresholds.
@@ -22,7 +24,8 @@ from typing import Any
 from memvault.changes.plan import Change
 from memvault.config import ConsolidateSettings, ReviewSettings
 
-REASONS = ("low_confidence", "high_impact", "large_batch", "sensitive")
+REASONS = ("low_confidence", "high_impact", "large_batch", "sensitive", "conflicting_verdicts")
+Rejected = Mapping[tuple[str, str, str], str]  # (kind, target id, op) → the rejected item
 _IMPACT = {"low": 0, "medium": 1, "high": 2}
 
 
@@ -31,6 +34,7 @@ def route(
     s: ConsolidateSettings,
     review: ReviewSettings | None = None,
     thresholds: Mapping[str, float] | None = None,
+    rejected: Rejected | None = None,
 ) -> tuple[list[Change], list[list[Change]]]:
     """(auto-approved changes, review groups)."""
     crowded_ops = crowded(changes, s)
@@ -40,7 +44,7 @@ def route(
     auto: list[Change] = []
     queued: list[list[Change]] = []
     for members in groups.values():
-        if reasons(members, s, review, thresholds, crowded_ops):
+        if reasons(members, s, review, thresholds, crowded_ops, rejected):
             queued.append(members)
         else:
             auto.extend(members)
@@ -53,6 +57,7 @@ def reasons(
     review: ReviewSettings | None = None,
     thresholds: Mapping[str, float] | None = None,
     crowded: set[str] | None = None,
+    rejected: Rejected | None = None,
 ) -> list[dict[str, str]]:
     """Why this group waits for a human: ``[{"code", "text"}]``, empty when it need not."""
     review = review or ReviewSettings()
@@ -68,6 +73,11 @@ def reasons(
             found.setdefault("large_batch", f"more than {s.max_auto_per_op} {c.op} in a run")
         if _sensitive(c):
             found.setdefault("sensitive", f"{c.op} touches {_what(c)}")
+        before = (rejected or {}).get((c.kind, c.target_id, c.op))
+        if before:
+            found.setdefault(
+                "conflicting_verdicts", f"a human rejected {c.op} on this record (review {before})"
+            )
     return [{"code": code, "text": found[code]} for code in REASONS if code in found]
 
 

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from memvault.bootstrap import Container
 from memvault.changes import policy
-from memvault.changes.apply import Applier, ApplyResult
+from memvault.changes.apply import Applier, ApplyResult, rejected_ops
 from memvault.changes.plan import Plan
 from memvault.changes.review import ReviewQueue
 from memvault.changes.routing import route
@@ -142,7 +142,8 @@ class Dreamer:
             discoveries=run.discoveries,
         )
         thresholds = policy.load(c.store, namespace).thresholds
-        auto, review = route(plan.changes, self.s.consolidate, self.s.review, thresholds)
+        rejected = rejected_ops(c.store, namespace)
+        auto, review = route(plan.changes, self.s.consolidate, self.s.review, thresholds, rejected)
         llm: dict[str, dict[str, float]] = {}
         for name, ledger in ledgers.items():
             for site, delta in _usage_delta(usage_before[name], ledger.snapshot()).items():

@@ -138,3 +138,25 @@ def test_the_write_gate_holds_low_confidence_facts_until_approved(tmp_path: Path
     with MemVault.open(tmp_path / "off.db", embedder=HashingEmbedder()) as v:  # off by default
         result = v.write_many([{"content": "I live in Porto.", "speaker": "Ana"}], namespace="ana")
         assert result.facts_held == 0 and result.facts_created == 1
+
+
+def test_a_change_a_human_rejected_is_never_auto_applied_again(tmp_path: Path) -> None:
+    from memvault.changes.plan import Change, Reason
+    from memvault.changes.routing import reasons, route
+    from memvault.config import ConsolidateSettings
+
+    with _vault(tmp_path / "r.db") as v:
+        v.dream(namespace="maya", apply=True, force=True, now=AT)
+        (item,) = v.review_items(namespace="maya")
+        v.reject(item["id"], namespace="maya", note="two managers, two teams", now=AT)
+        v.dream(namespace="maya", apply=True, force=True, now=AT + timedelta(days=2))
+        (again,) = v.review_items(namespace="maya")
+        codes = [r["code"] for r in again["reasons"]]
+        assert "conflicting_verdicts" in codes and item["id"] in again["reason"]
+    supersede = Reason(op="consolidate.supersede", why="w", confidence=0.99)
+    sure = Change(kind="fact", target_id="f", before={}, after={}, reasons=[supersede])
+    rejected = {("fact", "f", "consolidate.supersede"): "rev1"}
+    assert route([sure], ConsolidateSettings(), rejected=rejected)[0] == []
+    assert reasons([sure], ConsolidateSettings(), rejected=rejected)[0]["code"] == (
+        "conflicting_verdicts"
+    )
