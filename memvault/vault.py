@@ -15,8 +15,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal
 
+from memvault.background import Background
 from memvault.bootstrap import Container, bootstrap, load_settings
-from memvault.changes import queue
 from memvault.clock import ensure_utc
 from memvault.errors import InvalidInputError, NotFoundError
 from memvault.feedback import Feedback as FeedbackService
@@ -28,15 +28,13 @@ from memvault.kg.store import FactQuery
 from memvault.recall import Hit, Recaller
 
 if TYPE_CHECKING:
-    from memvault.dream.runner import Dreamer, DreamResult
-    from memvault.graphs import GraphView
-    from memvault.lint.runner import LintReport
+    from memvault.dream.runner import Dreamer
 
 Feedback = Literal["up", "down", "correct", "incorrect"]
 _NAMESPACE = re.compile(NAMESPACE_PATTERN)
 
 
-class MemVault:
+class MemVault(Background):
     def __init__(self, container: Container):
         self.c = container
         self._dreamer: Dreamer | None = None
@@ -310,142 +308,3 @@ class MemVault:
             embedder=self.c.embedder,
             namespace=self.ns(namespace) if namespace else None,
         )
-
-    # -- dream and review ---------------------------------------------------------------------
-    @property
-    def dreamer(self) -> Dreamer:
-        if self._dreamer is None:
-            from memvault.dream.runner import Dreamer
-
-            self._dreamer = Dreamer(self.c)
-        return self._dreamer
-
-    def dream(
-        self,
-        *,
-        namespace: str | None = None,
-        apply: bool = False,
-        force: bool = False,
-        now: datetime | None = None,
-    ) -> DreamResult:
-        """One dream of a namespace. Without ``apply`` it is a dry run: the plan, nothing
-        written. The gate (time and sessions since the last dream) applies unless ``force``."""
-        return self.dreamer.dream(self.ns(namespace), now=self.now(now), apply=apply, force=force)
-
-    def dream_report(self, run_id: str, *, namespace: str | None = None) -> dict[str, Any]:
-        return queue.report(self.dreamer.applier.run_doc(self.ns(namespace), run_id))
-
-    def dream_runs(self, *, namespace: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
-        return queue.runs(self.store, self.ns(namespace), limit)
-
-    def resume_dreams(self, *, namespace: str | None = None) -> list[str]:
-        """Finish applying the runs a killed process left half applied; their run ids."""
-        return [r.run_id for r in self.dreamer.resume(self.ns(namespace))]
-
-    def undo_dream(self, run_id: str, *, namespace: str | None = None, force: bool = False) -> int:
-        """Restore every record a dream run changed (and review items approved in it), also
-        when a killed process left the run half applied; its pending review items are
-        withdrawn."""
-        return self.dreamer.applier.undo(self.ns(namespace), run_id, force=force)
-
-    def review_items(
-        self,
-        *,
-        namespace: str | None = None,
-        status: str | None = "pending",
-        limit: int = 100,
-        reason: str | None = None,
-        oldest_first: bool = False,
-    ) -> list[dict[str, Any]]:
-        """Review items, newest first (or oldest first), optionally of one reason code
-        (low_confidence, high_impact, large_batch, sensitive, proposed)."""
-        return queue.review_items(
-            self.store, self.ns(namespace), status, limit, reason=reason, oldest_first=oldest_first
-        )
-
-    def approve(
-        self, review_id: str, *, namespace: str | None = None, now: datetime | None = None
-    ) -> int:
-        return self.dreamer.queue.approve(self.ns(namespace), review_id, self.now(now)).applied
-
-    def reject(
-        self,
-        review_id: str,
-        *,
-        namespace: str | None = None,
-        note: str = "",
-        now: datetime | None = None,
-    ) -> None:
-        self.dreamer.queue.reject(self.ns(namespace), review_id, self.now(now), note)
-
-    def review_policy(self, *, namespace: str | None = None) -> dict[str, Any]:
-        """Each op's auto-approve threshold, the decisions that moved it, and the moves."""
-        return self.dreamer.queue.policy(self.ns(namespace))
-
-    def reset_review_policy(
-        self, *, namespace: str | None = None, now: datetime | None = None
-    ) -> int:
-        """Every op back to the default threshold (journaled); how many moved."""
-        return self.dreamer.queue.reset_policy(self.ns(namespace), self.now(now))
-
-    def requeue_overdue(
-        self, *, namespace: str | None = None, now: datetime | None = None
-    ) -> list[str]:
-        """Pending review items past their due date get a new one (their history says so)."""
-        return self.dreamer.queue.requeue_overdue(self.ns(namespace), self.now(now))
-
-    # -- graph ----------------------------------------------------------------------------------
-    def graph(self, *, namespace: str | None = None) -> GraphView:
-        """The namespace's entity graph: ``.edges()``, ``.communities()``, ``.scan()``,
-        ``.ppr(names)``. Read-only; computed from what the store holds now."""
-        from memvault.changes.workspace import Workspace
-        from memvault.graphs import GraphView
-
-        ns = self.ns(namespace)
-        ws = Workspace.load(self.store, ns, self.now())
-        return GraphView.load(self.store, ws, self.settings.graph)
-
-    # -- discovery inbox ------------------------------------------------------------------------
-    def inbox(
-        self, *, namespace: str | None = None, status: str | None = "unseen", limit: int = 100
-    ) -> list[dict[str, Any]]:
-        """What the dream found surprising (newest first); what a frontend polls. Never part
-        of recall results."""
-        return queue.inbox(self.store, self.ns(namespace), status, limit)
-
-    def mark_inbox(
-        self,
-        ids: Iterable[str],
-        status: Literal["seen", "dismissed"],
-        *,
-        namespace: str | None = None,
-    ) -> int:
-        return queue.mark_inbox(self.store, self.ns(namespace), ids, status)
-
-    # -- knowledge lint -------------------------------------------------------------------------
-    def lint(
-        self,
-        *,
-        namespace: str | None = None,
-        levels: Sequence[str] | None = None,
-        ontology: Sequence[str | Path] = (),
-        propose: bool = False,
-        now: datetime | None = None,
-    ) -> LintReport:
-        """Check the namespace's graph, cheapest level first (structure, grounding, llm).
-        ``ontology``: extra files on top of the configured ones. ``propose``: send the fixes
-        through the three-stage confirmation into the review queue (never applied here)."""
-        from memvault.lint.ontology import load_ontology
-        from memvault.lint.runner import Linter
-
-        onto = (
-            load_ontology([*self.settings.lint.ontology_paths, *ontology])
-            if ontology
-            else self.c.ontology
-        )
-        at = self.now(now)
-        linter = Linter(self.c, onto)
-        report = linter.run(self.ns(namespace), at, levels)
-        if propose:
-            linter.propose(report, at)
-        return report

@@ -75,6 +75,7 @@ def test_public_api_all_is_exact() -> None:
         "dream",
         "changes",
         "feedback",
+        "background",
         "offline_rules",
         "lint",
         "profile",
