@@ -132,8 +132,8 @@ def run_demo(path: Path, console: Console | None = None) -> dict[str, Any]:
         _facts(console, vault, "now", None)
         _facts(console, vault, "as of 2025-02-01", datetime(2025, 2, 1, tzinfo=UTC))
         console.print(
-            "[yellow]Both cities and three managers are current: the contradictions "
-            "wait for the dream.[/]"
+            "[yellow]Both cities and three managers are still valid: the older values are only "
+            "contested (recall prefers the newer) until the dream judges them.[/]"
         )
         summary |= _dream(console, vault)
     console.print(
@@ -224,6 +224,11 @@ def _facts(console: Console, vault: Any, label: str, as_of: datetime | None) -> 
     table = Table(title=f"facts {label}")
     for column in ("subject", "predicate", "object", "valid from"):
         table.add_column(column)
+    disputed = vault.contested(namespace=NAMESPACE, as_of=as_of)
     for f in vault.facts(namespace=NAMESPACE, as_of=as_of):
-        table.add_row(f.subject, f.predicate, f.object, f.valid_at.date().isoformat())
+        newer = disputed.get(f.id)
+        note = f" [yellow](contested by {escape(newer.object)})[/]" if newer else ""
+        table.add_row(
+            f.subject, f.predicate, escape(f.object) + note, f.valid_at.date().isoformat()
+        )
     console.print(table)

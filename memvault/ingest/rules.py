@@ -15,11 +15,14 @@ from dataclasses import dataclass
 from memvault.llm.prompts import ExtractedEntity, ExtractedFact, Extraction
 
 _OBJ = r"(?P<obj>[^.,!?;:()\"]+?)"
-_END = (
-    r"(?=\s+(?:and|but|because|since|so|which|who|when|where|now|too|anymore|though|as|"
-    r"last|next|this|yesterday|today|tomorrow|recently|ago|remotely|for|with|until)\b|"
-    r"[.,!?;:()\"]|$)"
+_STOP_WORDS = (
+    r"and|but|because|since|so|which|who|when|where|now|too|anymore|though|as|"
+    r"last|next|this|yesterday|today|tomorrow|recently|ago|remotely"
 )
+_END = rf"(?=\s+(?:{_STOP_WORDS})\b|[.,!?;:()\"]|$)"
+# a named thing (a place, an organisation) ends before "for", "with", "until" too: "in Lisbon
+# with my partner", "to Madrid for good"; a description does not ("short answers with code")
+_END_ENTITY = rf"(?=\s+(?:{_STOP_WORDS}|for|with|until)\b|[.,!?;:()\"]|$)"
 _INTENS = r"(?:really |also |still |absolutely |just |totally |so )?"
 
 
@@ -35,7 +38,8 @@ class _Rule:
 def _rule(
     regex: str, predicate: str, template: str, confidence: float = 0.75, entity: bool = False
 ) -> _Rule:
-    return _Rule(re.compile(regex + _END, re.IGNORECASE), predicate, template, confidence, entity)
+    end = _END_ENTITY if entity else _END
+    return _Rule(re.compile(regex + end, re.IGNORECASE), predicate, template, confidence, entity)
 
 
 _RELATIONS = (

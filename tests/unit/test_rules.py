@@ -76,3 +76,11 @@ def test_common_update_phrasings(text: str, expected: tuple[str, str]) -> None:
 def test_what_is_not_an_update(text: str) -> None:
     facts = {f.predicate for f in extract(text, speaker="Ana").facts}
     assert not facts & {"lives_in", "team", "works_at", "diet"}
+
+
+def test_a_description_keeps_its_with_a_place_does_not() -> None:
+    facts = {(f.predicate, f.object) for f in extract(
+        "I prefer short answers with code examples. I live in Lisbon with my partner.",
+        speaker="Ana").facts}  # fmt: skip
+    assert ("prefers", "short answers with code examples") in facts
+    assert ("lives_in", "Lisbon") in facts
