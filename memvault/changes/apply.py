@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from memvault.changes import policy
 from memvault.changes.plan import MODELS, Change, Plan
-from memvault.changes.routing import crowded, reasons, route
+from memvault.changes.routing import triage
 from memvault.config import ConsolidateSettings, ReviewSettings
 from memvault.embed import Embedder
 from memvault.errors import ConflictError, InvalidInputError, NotFoundError
@@ -103,24 +103,10 @@ class Applier:
     def record(self, plan: Plan, report: dict[str, Any]) -> tuple[list[Change], list[Doc]]:
         thresholds = policy.load(self.store, plan.namespace).thresholds
         rejected = rejected_ops(self.store, plan.namespace)
-        auto, review = route(plan.changes, self.s, self.review, thresholds, rejected)
+        auto, queued = triage(plan.changes, self.s, self.review, thresholds, rejected)
         reviews = [
-            review_doc(
-                new_id(),
-                plan.run_id,
-                reasons(
-                    members,
-                    self.s,
-                    self.review,
-                    thresholds,
-                    crowded(plan.changes, self.s),
-                    rejected,
-                ),
-                members,
-                plan.created_at,
-                self.review.due_days,
-            )
-            for members in review
+            review_doc(new_id(), plan.run_id, why, members, plan.created_at, self.review.due_days)
+            for members, why in queued
         ]
         run = Doc(
             kind=RUN,

@@ -29,6 +29,29 @@ Rejected = Mapping[tuple[str, str, str], str]  # (kind, target id, op) → the r
 _IMPACT = {"low": 0, "medium": 1, "high": 2}
 
 
+def triage(
+    changes: Sequence[Change],
+    s: ConsolidateSettings,
+    review: ReviewSettings | None = None,
+    thresholds: Mapping[str, float] | None = None,
+    rejected: Rejected | None = None,
+) -> tuple[list[Change], list[tuple[list[Change], list[dict[str, str]]]]]:
+    """(auto-approved changes, [(review group, why it waits)])."""
+    crowded_ops = crowded(changes, s)
+    groups: dict[str, list[Change]] = {}
+    for c in changes:
+        groups.setdefault(c.group or f"{c.kind}:{c.target_id}", []).append(c)
+    auto: list[Change] = []
+    queued: list[tuple[list[Change], list[dict[str, str]]]] = []
+    for members in groups.values():
+        why = reasons(members, s, review, thresholds, crowded_ops, rejected)
+        if why:
+            queued.append((members, why))
+        else:
+            auto.extend(members)
+    return auto, queued
+
+
 def route(
     changes: Sequence[Change],
     s: ConsolidateSettings,
@@ -37,18 +60,8 @@ def route(
     rejected: Rejected | None = None,
 ) -> tuple[list[Change], list[list[Change]]]:
     """(auto-approved changes, review groups)."""
-    crowded_ops = crowded(changes, s)
-    groups: dict[str, list[Change]] = {}
-    for c in changes:
-        groups.setdefault(c.group or f"{c.kind}:{c.target_id}", []).append(c)
-    auto: list[Change] = []
-    queued: list[list[Change]] = []
-    for members in groups.values():
-        if reasons(members, s, review, thresholds, crowded_ops, rejected):
-            queued.append(members)
-        else:
-            auto.extend(members)
-    return auto, queued
+    auto, queued = triage(changes, s, review, thresholds, rejected)
+    return auto, [members for members, _ in queued]
 
 
 def reasons(

@@ -164,7 +164,7 @@ def assess(
                         current_factor, f"current: replaced '{f.statement}'"
                     )
                     lifted.update(replacer.source_episode_ids)
-        if normalize_name(newest.subject) in named:
+        if normalize_name(newest.subject) in named and not history:  # the past is asked
             prior = out.facts.get(newest.id)
             factor = answer_factor * (prior.factor if prior else 1.0)
             out.facts[newest.id] = Verdict(

@@ -310,8 +310,7 @@ class Recaller:
         hits: list[Hit] = []
         for key in c.keys:
             kind, rid = key
-            # a fact that answers the question is as relevant as the best memory
-            relevance = 1.0 if rid in answers else score.get(key, 0.0) / best
+            relevance = score.get(key, 0.0) / best
             if kind == "episode":
                 e = c.episodes.get(rid)
                 if e is None or not _visible_episode(e, at):
