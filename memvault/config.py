@@ -115,6 +115,14 @@ class ConsolidateSettings(BaseModel):
     auto_approve_confidence: float = Field(
         default=0.8, ge=0, le=1, description="Changes at or below this go to review."
     )
+    rules_settle_at: float = Field(
+        default=0.95,
+        ge=0,
+        le=1,
+        description="The timeline rules are asked first: a rule verdict at or above this is "
+        "final (the same object twice, a newer value of a predicate that changes often); the "
+        "rest go to the configured model.",
+    )
     escalate_below: float = Field(
         default=0.7, ge=0, le=1, description="Verdicts below this go to the reasoning model."
     )

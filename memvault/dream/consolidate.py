@@ -1,9 +1,11 @@
 """Stage 4, consolidate: resolve temporal conflicts, merge duplicate facts and near-duplicate
 episodes, normalise content. Every decision becomes a proposed change in the workspace.
 
-Conflicts are judged in batches (one LLM call per ``judge_batch`` conflicts); verdicts below
-``escalate_below`` go to the reasoning model when one is configured. Whatever is still
-unsure carries its low confidence into the plan, and policy sends it to review.
+Conflicts climb an escalation ladder: the timeline rules first (a verdict at or above
+``rules_settle_at`` is final), then the configured model in batches (one call per
+``judge_batch`` conflicts), then the reasoning model for verdicts below ``escalate_below``.
+Whatever is still unsure carries its low confidence into the plan, and policy sends it to
+review.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from memvault.changes.workspace import Workspace
 from memvault.config import ConsolidateSettings
 from memvault.ingest.normalize import normalize_content
 from memvault.kg.model import Episode, Fact, normalize_name
-from memvault.kg.temporal_conflict import Conflict, Verdict
+from memvault.kg.temporal_conflict import Conflict, Verdict, rule_verdict
 from memvault.llm.port import LLM
 from memvault.llm.prompts import judge_conflicts_v1
 
@@ -29,13 +31,21 @@ class Judge:
     reasoning: LLM | None
     settings: ConsolidateSettings
 
-    def judge(self, conflicts: Sequence[Conflict]) -> tuple[list[Verdict], int]:
-        """A verdict per conflict (in order) and how many were escalated."""
-        verdicts = self._ask(self.llm, conflicts, "dream.consolidate")
-        unsure = [c for c in conflicts if verdicts[c.id].confidence < self.settings.escalate_below]
+    def judge(self, conflicts: Sequence[Conflict]) -> tuple[list[Verdict], dict[str, int]]:
+        """A verdict per conflict (in order) and how many each step of the ladder settled."""
+        verdicts = {c.id: rule_verdict(c) for c in conflicts}
+        asked = [c for c in conflicts if verdicts[c.id].confidence < self.settings.rules_settle_at]
+        if asked:
+            verdicts.update(self._ask(self.llm, asked, "dream.consolidate"))
+        unsure = [c for c in asked if verdicts[c.id].confidence < self.settings.escalate_below]
         if unsure and self.reasoning is not None:
             verdicts.update(self._ask(self.reasoning, unsure, "dream.consolidate.escalate"))
-        return [verdicts[c.id] for c in conflicts], len(unsure) if self.reasoning else 0
+        steps = {
+            "rules": len(conflicts) - len(asked),
+            "model": len(asked),
+            "escalated": len(unsure) if self.reasoning else 0,
+        }
+        return [verdicts[c.id] for c in conflicts], steps
 
     def _ask(self, llm: LLM, conflicts: Sequence[Conflict], site: str) -> dict[str, Verdict]:
         out: dict[str, Verdict] = {}
@@ -55,7 +65,7 @@ class Judge:
 
 
 def resolve_conflicts(ws: Workspace, conflicts: Sequence[Conflict], judge: Judge) -> dict[str, Any]:
-    verdicts, escalated = judge.judge(conflicts)
+    verdicts, steps = judge.judge(conflicts)
     tally: dict[str, int] = {"MERGE": 0, "SUPERSEDE": 0, "COEXIST": 0}
     for conflict, v in zip(conflicts, verdicts, strict=True):
         tally[v.decision] += 1
@@ -74,7 +84,7 @@ def resolve_conflicts(ws: Workspace, conflicts: Sequence[Conflict], judge: Judge
             )
         elif v.decision == "MERGE":
             merge_facts(ws, [old, new], v.confidence, v.reason, group=f"conflict:{conflict.id}")
-    return {"verdicts": tally, "escalated": escalated}
+    return {"verdicts": tally, "settled_by": steps, "escalated": steps["escalated"]}
 
 
 def merge_facts(

@@ -216,6 +216,39 @@ def test_litellm_judge_is_batched_and_counted_per_stage(
     assert result.report["to_review"] == 0  # COEXIST at 0.9 changes nothing
 
 
+def test_rules_settle_what_the_timeline_can_and_only_the_rest_reach_the_model(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "ladder.db"
+    with MemVault.open(path, embedder=HashingEmbedder(), clock=FixedClock(LATER)) as vault:
+        seed(vault)
+        conflicts = vault.dream().report["stages"]["signal"]["conflicts"]
+    ids = {c["predicate"]: c["conflict_id"] for c in conflicts}
+    # the model would keep both cities; it must not be asked about them
+    verdicts = [
+        {"conflict_id": i, "decision": "COEXIST", "confidence": 0.9, "reason": "model"}
+        for i in ids.values()
+    ]
+    answer = json.dumps({"verdicts": verdicts, "insights": [], "gaps": []})
+    llm = LiteLLMProvider("gpt-4o-mini", mock_response=answer)
+    with MemVault.open(
+        path,
+        embedder=HashingEmbedder(),
+        clock=FixedClock(LATER),
+        llm=llm,
+        dream={"consolidate": {"rules_settle_at": 0.9, "judge_batch": 1}},
+    ) as vault:
+        result = vault.dream()
+    stage = result.report["stages"]["consolidate"]
+    # Berlin -> Lisbon is a later value of a one-value predicate (rule confidence 0.9): final;
+    # two managers stated at once cannot be settled by the timeline, so the model is asked
+    assert stage["settled_by"] == {"rules": 1, "model": 1, "escalated": 0}
+    assert result.report["llm"]["dream.consolidate"]["calls"] == 1
+    assert stage["verdicts"] == {"MERGE": 0, "SUPERSEDE": 1, "COEXIST": 1}
+    supersedes = [c for c in result.plan.changes if c.op == "consolidate.supersede"]
+    assert [c.before["object"] for c in supersedes] == ["Berlin"]  # type: ignore[index]
+
+
 KILLER = textwrap.dedent(
     """
     import os, signal, sys
