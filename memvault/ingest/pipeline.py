@@ -18,17 +18,16 @@ from memvault.errors import InvalidBatchError, InvalidInputError, Problem
 from memvault.ingest.gate import hold_for_review
 from memvault.ingest.inputs import EpisodeIn, FactIn, parse_facts, parse_items
 from memvault.ingest.normalize import normalize_content
+from memvault.ingest.resolve import Entities, Facts
 from memvault.kg.model import (
     Entity,
-    EntityType,
     Episode,
     Fact,
     Mention,
     Session,
     content_hash,
-    normalize_name,
 )
-from memvault.kg.store import Batch, FactQuery, Store, VectorRecord
+from memvault.kg.store import Batch, Store, VectorRecord
 from memvault.llm import LLM
 from memvault.llm.prompts import ExtractedFact, extract_v1
 
@@ -45,99 +44,6 @@ class WriteResult:
     watermark: int = 0
     fact_ids: list[str] = field(default_factory=list)
     facts_held: int = 0  # waiting in the review queue (hold_facts_below)
-
-
-class _Entities:
-    """Entity resolution within one batch: stored entities first, then new ones."""
-
-    def __init__(self, store: Store, namespace: str, now: datetime):
-        self.store, self.namespace, self.now = store, namespace, now
-        self.by_norm: dict[str, Entity] = {}
-        self.new: dict[str, Entity] = {}
-        self.touched: dict[str, Entity] = {}
-
-    def preload(self, names: Sequence[str]) -> None:
-        for entity in self.store.find_entities(self.namespace, names):
-            for n in entity.names():
-                self.by_norm.setdefault(normalize_name(n), entity)
-
-    def resolve(self, name: str, etype: str, seen_at: datetime) -> Entity:
-        norm = normalize_name(name) or name.lower()
-        entity = self.by_norm.get(norm)
-        if entity is None:
-            entity = Entity(
-                namespace=self.namespace,
-                name=name.strip(),
-                type=_entity_type(etype),
-                created_at=self.now,
-                last_seen_at=seen_at,
-            )
-            self.by_norm[norm] = entity
-            self.new[entity.id] = entity
-        elif entity.type == EntityType.UNKNOWN and etype != "unknown":
-            entity.type = _entity_type(etype)
-        if seen_at > entity.last_seen_at:
-            entity.last_seen_at = seen_at
-        if entity.id not in self.new:
-            self.touched[entity.id] = entity
-        return entity
-
-    def changed(self) -> list[Entity]:
-        return [*self.new.values(), *self.touched.values()]
-
-
-def _entity_type(value: str) -> EntityType:
-    try:
-        return EntityType(value.lower())
-    except ValueError:
-        return EntityType.UNKNOWN
-
-
-class _Facts:
-    """New facts of a batch, or reinforcement of a live identical one."""
-
-    def __init__(self, store: Store, namespace: str, now: datetime):
-        self.store, self.namespace, self.now = store, namespace, now
-        self.live: dict[tuple[str, str, str], Fact] = {}
-        self.loaded: set[str] = set()
-        self.created: dict[str, Fact] = {}
-        self.reinforced: dict[str, Fact] = {}
-
-    def _load(self, subject_id: str) -> None:
-        if subject_id in self.loaded:
-            return
-        self.loaded.add(subject_id)
-        for fact in self.store.list_facts(
-            self.namespace, FactQuery(subject_ids=[subject_id], limit=100_000)
-        ):
-            if fact.invalid_at is None:
-                self.live.setdefault(fact.key(), fact)
-
-    def add(self, candidate: Fact) -> Fact:
-        self._load(candidate.subject_id)
-        existing = self.live.get(candidate.key())
-        if existing is None:
-            self.live[candidate.key()] = candidate
-            self.created[candidate.id] = candidate
-            return candidate
-        existing.source_episode_ids = _union(
-            existing.source_episode_ids, candidate.source_episode_ids
-        )
-        existing.source_session_ids = _union(
-            existing.source_session_ids, candidate.source_session_ids
-        )
-        existing.confidence = max(existing.confidence, candidate.confidence)
-        if existing.id not in self.created:
-            existing.reinforced_count += 1
-            existing.last_reinforced_at = max(
-                candidate.valid_at, existing.last_reinforced_at or candidate.valid_at
-            )
-            self.reinforced[existing.id] = existing
-        return existing
-
-
-def _union(a: list[str], b: list[str]) -> list[str]:
-    return list(dict.fromkeys([*a, *b]))
 
 
 class Writer:
@@ -172,8 +78,8 @@ class Writer:
             result.watermark = self.store.watermark(namespace)
             return result
         batch = Batch(namespace=namespace, episodes=fresh)
-        entities = _Entities(self.store, namespace, now)
-        facts = _Facts(self.store, namespace, now)
+        entities = Entities(self.store, namespace, now)
+        facts = Facts(self.store, namespace, now)
         extractions = [
             self.llm.complete(
                 extract_v1(e.content, speaker=e.speaker, subject_hint="user"),
@@ -299,7 +205,7 @@ class Writer:
         namespace: str,
         xf: ExtractedFact,
         episode: Episode,
-        entities: _Entities,
+        entities: Entities,
         now: datetime,
     ) -> Fact:
         subject = entities.resolve(
@@ -373,9 +279,9 @@ class Writer:
         parsed, problems = parse_facts(items, now=now)
         if problems:
             raise InvalidBatchError(problems, what="the facts")
-        entities = _Entities(self.store, namespace, now)
+        entities = Entities(self.store, namespace, now)
         entities.preload([f.subject for f in parsed] + [f.object for f in parsed])
-        facts = _Facts(self.store, namespace, now)
+        facts = Facts(self.store, namespace, now)
         out: list[Fact] = []
         for fi in parsed:
             valid = ensure_utc(fi.valid_at) if fi.valid_at else now

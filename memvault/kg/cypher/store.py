@@ -32,39 +32,32 @@ import re
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime
 from typing import Any, TypeVar
 
 import numpy as np
 
 from memvault.errors import InvalidInputError
 from memvault.kg.cypher.dialect import Dialect
+from memvault.kg.cypher.inventory import MODEL, Inventory
 from memvault.kg.cypher.vectors import Matrix, unpack
-from memvault.kg.cypher.writes import LABEL, batch_query, epoch
+from memvault.kg.cypher.writes import LABEL, batch_query
 from memvault.kg.model import (
     Entity,
     Episode,
     Fact,
-    Mention,
     Session,
     VectorKind,
     normalize_name,
 )
 from memvault.kg.sqlite.sql import ns_token
 from memvault.kg.sqlite.vectors import unit
-from memvault.kg.store import Batch, Changes, Doc, FactQuery, Store
+from memvault.kg.store import Batch, FactQuery, Store
 
 M = TypeVar("M", Session, Episode, Entity, Fact)
-MODEL: dict[str, type[Session | Episode | Entity | Fact]] = {
-    "session": Session,
-    "episode": Episode,
-    "entity": Entity,
-    "fact": Fact,
-}
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-class CypherStore(Store):
+class CypherStore(Inventory, Store):
     def __init__(self, dialect: Dialect):
         self.d = dialect
         self.d.setup()
@@ -317,124 +310,6 @@ class CypherStore(Store):
             {"ns": namespace, "kind": kind, "ids": list(ids)},
         )
         return {r[0]: unpack(r[1]) for r in rows}
-
-    # -- change feed, inventory -----------------------------------------------------------
-    def watermark(self, namespace: str) -> int:
-        rows = self.d.read("MATCH (n:Namespace) WHERE n.name = $ns RETURN n.seq", {"ns": namespace})
-        return int(rows[0][0]) if rows else 0
-
-    def changed_since(self, namespace: str, watermark: int) -> Changes:
-        mark = self.watermark(namespace)
-        params = {"ns": namespace, "since": watermark, "mark": mark}
-
-        def since(kind: str) -> list[Any]:
-            rows = self.d.read(
-                f"MATCH (n:{LABEL[kind]}) WHERE n.ns = $ns AND n.seq > $since AND n.seq <= $mark"
-                " RETURN n.body ORDER BY n.seq, n.id",
-                params,
-            )
-            return [MODEL[kind].model_validate_json(r[0]) for r in rows]
-
-        deleted = self.d.read(
-            "MATCH (t:Tombstone) WHERE t.ns = $ns AND t.seq > $since AND t.seq <= $mark"
-            " RETURN t.kind, t.id ORDER BY t.seq",
-            params,
-        )
-        return Changes(
-            watermark=mark,
-            episodes=since("episode"),
-            facts=since("fact"),
-            entities=since("entity"),
-            sessions=since("session"),
-            deleted=[(r[0], r[1]) for r in deleted],
-        )
-
-    def namespaces(self) -> list[str]:
-        rows = self.d.read("MATCH (n:Namespace) RETURN n.name ORDER BY n.name")
-        return [r[0] for r in rows if not r[0].startswith("_")]
-
-    def counts(self, namespace: str) -> dict[str, int]:
-        def one(query: str) -> int:
-            return int(self.d.read(query, {"ns": namespace})[0][0])
-
-        return {
-            "episodes": one("MATCH (n:Episode) WHERE n.ns = $ns RETURN count(n)"),
-            "facts": one("MATCH (n:Fact) WHERE n.ns = $ns AND n.expired = false RETURN count(n)"),
-            "facts_all": one("MATCH (n:Fact) WHERE n.ns = $ns RETURN count(n)"),
-            "entities": one("MATCH (n:Entity) WHERE n.ns = $ns RETURN count(n)"),
-            "sessions": one("MATCH (n:Session) WHERE n.ns = $ns RETURN count(n)"),
-            "mentions": one(
-                "MATCH (e:Episode)-[m:MENTIONS]->(:Entity) WHERE e.ns = $ns RETURN count(m)"
-            ),
-            "vectors": one("MATCH (n:Vector) WHERE n.ns = $ns RETURN count(n)"),
-        }
-
-    def iter_records(self, namespace: str) -> Iterator[Session | Episode | Entity | Fact | Mention]:
-        for kind in ("session", "entity", "episode"):
-            rows = self.d.read(
-                f"MATCH (n:{LABEL[kind]}) WHERE n.ns = $ns RETURN n.body ORDER BY n.id",
-                {"ns": namespace},
-            )
-            for (body,) in rows:
-                yield MODEL[kind].model_validate_json(body)
-        for ep, ent in self.d.read(
-            "MATCH (e:Episode)-[:MENTIONS]->(x:Entity) WHERE e.ns = $ns"
-            " RETURN e.id, x.id ORDER BY e.id, x.id",
-            {"ns": namespace},
-        ):
-            yield Mention(namespace=namespace, episode_id=ep, entity_id=ent)
-        rows = self.d.read(
-            "MATCH (n:Fact) WHERE n.ns = $ns RETURN n.body ORDER BY n.id", {"ns": namespace}
-        )
-        for (body,) in rows:
-            yield Fact.model_validate_json(body)
-
-    def mentions_of(self, namespace: str, episode_ids: Sequence[str]) -> list[Mention]:
-        if not episode_ids:
-            return []
-        rows = self.d.read(
-            "MATCH (e:Episode)-[:MENTIONS]->(x:Entity) WHERE e.ns = $ns AND e.id IN $ids"
-            " RETURN e.id, x.id ORDER BY e.id, x.id",
-            {"ns": namespace, "ids": list(episode_ids)},
-        )
-        return [Mention(namespace=namespace, episode_id=r[0], entity_id=r[1]) for r in rows]
-
-    def sessions_active_since(self, namespace: str, since: datetime | None) -> int:
-        if since is None:
-            rows = self.d.read(
-                "MATCH (n:Session) WHERE n.ns = $ns RETURN count(n)", {"ns": namespace}
-            )
-        else:
-            rows = self.d.read(
-                "MATCH (n:Session) WHERE n.ns = $ns AND n.last_at > $t RETURN count(n)",
-                {"ns": namespace, "t": epoch(since)},
-            )
-        return int(rows[0][0])
-
-    # -- documents ------------------------------------------------------------------------
-    def get_docs(self, namespace: str, kind: str, ids: Sequence[str]) -> list[Doc]:
-        if not ids:
-            return []
-        rows = self.d.read(
-            "MATCH (d:Doc) WHERE d.ns = $ns AND d.kind = $kind AND d.id IN $ids"
-            " RETURN d.id, d.status, d.created_at, d.body",
-            {"ns": namespace, "kind": kind, "ids": list(ids)},
-        )
-        found = {r[0]: Doc.from_row(kind, r) for r in rows}
-        return [found[i] for i in ids if i in found]
-
-    def list_docs(
-        self, namespace: str, kind: str, *, status: str | None = None, limit: int = 100
-    ) -> list[Doc]:
-        where = "d.ns = $ns AND d.kind = $kind" + (
-            " AND d.status = $st" if status is not None else ""
-        )
-        rows = self.d.read(
-            f"MATCH (d:Doc) WHERE {where} RETURN d.id, d.status, d.created_at, d.body"
-            " ORDER BY d.created_at DESC, d.seq DESC, d.id LIMIT $k",
-            {"ns": namespace, "kind": kind, "st": status, "k": limit},
-        )
-        return [Doc.from_row(kind, r) for r in rows]
 
     def close(self) -> None:
         self.d.close()

@@ -10,7 +10,31 @@ from typing import Literal
 from pydantic import BaseModel, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from memvault.config.dream import (
+    ConsolidateSettings,
+    DreamSettings,
+    GateSettings,
+    HygieneSettings,
+    MaintenanceSettings,
+    ReviewSettings,
+)
 from memvault.kg.model import MemoryType
+
+__all__ = [
+    "DEFAULT_SECRET",
+    "ConsolidateSettings",
+    "DreamSettings",
+    "GateSettings",
+    "GraphSettings",
+    "HygieneSettings",
+    "IndexSettings",
+    "LintSettings",
+    "MaintenanceSettings",
+    "RecallSettings",
+    "ReviewSettings",
+    "ServerSettings",
+    "Settings",
+]
 
 DEFAULT_SECRET = "change-me"
 
@@ -83,102 +107,6 @@ class RecallSettings(BaseModel):
         description="Entities named in more than this share of a namespace's episodes are "
         "too common to seed the graph channel (e.g. the two speakers of a chat).",
     )
-
-
-class GateSettings(BaseModel):
-    """When a namespace may dream: both conditions must hold (``--force`` bypasses them)."""
-
-    min_hours: float = Field(default=24.0, ge=0, description="Hours since the last dream.")
-    min_sessions: int = Field(default=5, ge=0, description="Sessions active since then.")
-    lock_ttl_s: float = Field(
-        default=3600.0, gt=0, description="A dream lock expires after this (crashed holder)."
-    )
-
-
-class ConsolidateSettings(BaseModel):
-    single_valued_predicates: list[str] = Field(
-        default_factory=lambda: [
-            "lives_in",
-            "works_at",
-            "occupation",
-            "manager",
-            "boss",
-            "wife",
-            "husband",
-            "partner",
-            "name",
-            "age",
-            "birthday",
-        ],
-        description="Predicates that hold one object at a time: different objects conflict.",
-    )
-    auto_approve_confidence: float = Field(
-        default=0.8, ge=0, le=1, description="Changes at or below this go to review."
-    )
-    rules_settle_at: float = Field(
-        default=0.95,
-        ge=0,
-        le=1,
-        description="The timeline rules are asked first: a rule verdict at or above this is "
-        "final (the same object twice, a newer value of a predicate that changes often); the "
-        "rest go to the configured model.",
-    )
-    escalate_below: float = Field(
-        default=0.7, ge=0, le=1, description="Verdicts below this go to the reasoning model."
-    )
-    judge_batch: int = Field(default=20, ge=1, le=200, description="Conflicts per LLM call.")
-    duplicate_cosine: float = Field(
-        default=0.92, gt=0, le=1, description="Same-speaker episodes at least this similar merge."
-    )
-    max_auto_per_op: int = Field(
-        default=1000, ge=1, description="An op proposing more changes than this goes to review."
-    )
-    apply_chunk: int = Field(
-        default=500,
-        ge=1,
-        description="Changes applied per transaction (each with its journal entry); a killed "
-        "apply resumes, or undoes, from the last committed chunk.",
-    )
-    retired_retention_days: float = Field(
-        default=30.0, ge=0, description="Retired (merged) records are deleted after this."
-    )
-
-
-class MaintenanceSettings(BaseModel):
-    stale_days: float = Field(default=90.0, ge=0)
-    stale_factor: float = Field(default=0.8, gt=0, le=1)
-    stale_floor: float = Field(default=0.01, ge=0, le=1)
-    user_stale_days: float = Field(default=180.0, ge=0)
-    user_stale_factor: float = Field(default=0.95, gt=0, le=1)
-    user_stale_floor: float = Field(default=0.15, ge=0, le=1)
-    boost_min_access: int = Field(default=5, ge=0)
-    boost_factor: float = Field(default=1.1, ge=1)
-    boost_max_stickiness: float = Field(default=5.0, ge=0)
-    prune_importance: float = Field(default=0.05, ge=0, le=1)
-    prune_days: float = Field(default=30.0, ge=0)
-    user_prune_importance: float = Field(default=0.02, ge=0, le=1)
-    user_prune_days: float = Field(default=365.0, ge=0)
-    unreinforced_stickiness: float = Field(default=5.0, ge=0)
-    unreinforced_factor: float = Field(default=0.9, gt=0, le=1)
-    snooze_min_access: int = Field(default=10, ge=0)
-    snooze_stickiness: float = Field(default=8.0, ge=0)
-    snooze_days: float = Field(default=30.0, gt=0)
-
-
-class HygieneSettings(BaseModel):
-    enabled: bool = True
-    cull_floor: float = Field(
-        default=0.1,
-        ge=0,
-        le=1,
-        description="Facts whose effective confidence falls below are culled; 0 disables.",
-    )
-    ttl_turns: int = Field(default=500, ge=1, description="Episodic TTL: turns kept per session.")
-    ttl_days: float = Field(default=90.0, gt=0, description="Episodic TTL: age in days.")
-    ttl_operator: Literal["or", "and"] = Field(
-        default="or", description="Expire when over the turn count OR (AND) older than ttl_days."
-    )
-    permanent_stale_days: float = Field(default=180.0, gt=0)
 
 
 def _default_affinity() -> dict[str, float]:
@@ -310,38 +238,38 @@ class ServerSettings(BaseModel):
     )
 
 
-class ReviewSettings(BaseModel):
-    """The review queue's governance: due dates and calibrated auto-approval."""
+class IndexSettings(BaseModel):
+    """How the embedded (SQLite) store searches large namespaces. The Cypher stores use
+    their servers' own indexes and ignore these."""
 
-    max_auto_impact: Literal["low", "medium"] = Field(
-        default="medium", description="Changes of higher impact always wait for a human."
+    ann_min_vectors: int = Field(
+        default=20_000,
+        ge=1,
+        description="From this many vectors of one kind in a namespace, dense search uses an "
+        "approximate index (usearch HNSW, saved beside the database); below it, exact.",
     )
-    due_days: float = Field(
-        default=7.0, gt=0, description="An item not decided by then is re-queued, with history."
+    ann_connectivity: int = Field(default=16, ge=4, le=64, description="HNSW links per node.")
+    ann_expansion_add: int = Field(
+        default=64, ge=8, le=1024, description="HNSW candidate list while building."
     )
-    calibrate: bool = Field(
-        default=True, description="Move each op's auto-approve threshold from the decisions."
+    ann_expansion_search: int = Field(
+        default=128,
+        ge=8,
+        le=4096,
+        description="HNSW candidate list while searching (at least the hits asked for).",
     )
-    min_threshold: float = Field(default=0.6, ge=0, le=1, description="Loosest threshold.")
-    max_threshold: float = Field(default=0.98, ge=0, le=1, description="Strictest threshold.")
-    step: float = Field(default=0.05, gt=0, le=0.5, description="One calibration move.")
-    loosen_after: int = Field(
-        default=20, ge=1, description="Approvals in a row (no rejection) before loosening."
+    common_term_share: float = Field(
+        default=0.05,
+        gt=0,
+        le=1,
+        description="In a large namespace, a query word found in more than this share of its "
+        "records is left out of the keyword search when rarer words remain.",
     )
-
-    @model_validator(mode="after")
-    def _bounds(self) -> ReviewSettings:
-        if self.min_threshold >= self.max_threshold:
-            raise ValueError("min_threshold must be below max_threshold")
-        return self
-
-
-class DreamSettings(BaseModel):
-    gate: GateSettings = Field(default_factory=GateSettings)
-    review: ReviewSettings = Field(default_factory=ReviewSettings)
-    consolidate: ConsolidateSettings = Field(default_factory=ConsolidateSettings)
-    maintenance: MaintenanceSettings = Field(default_factory=MaintenanceSettings)
-    hygiene: HygieneSettings = Field(default_factory=HygieneSettings)
+    common_term_min_records: int = Field(
+        default=20_000,
+        ge=1,
+        description="Namespaces with fewer records keep every query word in keyword search.",
+    )
 
 
 class Settings(BaseSettings):
@@ -368,6 +296,11 @@ class Settings(BaseSettings):
         default="auto",
         description="auto: all-MiniLM-L6-v2 when torch is installed, else the hashing fallback",
     )
+    embedder_runtime: Literal["auto", "onnx", "torch"] = Field(
+        default="auto",
+        description="How all-MiniLM-L6-v2 runs. auto: ONNX Runtime when installed (exported "
+        "once from the packaged weights into <data_dir>/models), else PyTorch.",
+    )
     llm_model: str | None = Field(default=None, description="A litellm model; None: offline.")
     llm_reasoning_model: str | None = None
     max_content_chars: int = Field(default=8000, ge=100, le=1_000_000)
@@ -380,6 +313,7 @@ class Settings(BaseSettings):
     )
     ingest_batch_size: int = Field(default=256, ge=1, le=10_000)
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
+    index: IndexSettings = Field(default_factory=IndexSettings)
     secret_key: str = DEFAULT_SECRET
     recall: RecallSettings = Field(default_factory=RecallSettings)
     dream: DreamSettings = Field(default_factory=DreamSettings)

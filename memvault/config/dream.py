@@ -1,0 +1,138 @@
+"""The dream's settings (``MEMVAULT_DREAM__*``): its gate, consolidation and routing, review
+governance, maintenance and the hygiene janitor."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+
+class GateSettings(BaseModel):
+    """When a namespace may dream: both conditions must hold (``--force`` bypasses them)."""
+
+    min_hours: float = Field(default=24.0, ge=0, description="Hours since the last dream.")
+    min_sessions: int = Field(default=5, ge=0, description="Sessions active since then.")
+    lock_ttl_s: float = Field(
+        default=3600.0, gt=0, description="A dream lock expires after this (crashed holder)."
+    )
+
+
+class ConsolidateSettings(BaseModel):
+    single_valued_predicates: list[str] = Field(
+        default_factory=lambda: [
+            "lives_in",
+            "works_at",
+            "occupation",
+            "manager",
+            "boss",
+            "wife",
+            "husband",
+            "partner",
+            "name",
+            "age",
+            "birthday",
+        ],
+        description="Predicates that hold one object at a time: different objects conflict.",
+    )
+    auto_approve_confidence: float = Field(
+        default=0.8, ge=0, le=1, description="Changes at or below this go to review."
+    )
+    rules_settle_at: float = Field(
+        default=0.95,
+        ge=0,
+        le=1,
+        description="The timeline rules are asked first: a rule verdict at or above this is "
+        "final (the same object twice, a newer value of a predicate that changes often); the "
+        "rest go to the configured model.",
+    )
+    escalate_below: float = Field(
+        default=0.7, ge=0, le=1, description="Verdicts below this go to the reasoning model."
+    )
+    judge_batch: int = Field(default=20, ge=1, le=200, description="Conflicts per LLM call.")
+    duplicate_cosine: float = Field(
+        default=0.92, gt=0, le=1, description="Same-speaker episodes at least this similar merge."
+    )
+    max_auto_per_op: int = Field(
+        default=1000, ge=1, description="An op proposing more changes than this goes to review."
+    )
+    apply_chunk: int = Field(
+        default=500,
+        ge=1,
+        description="Changes applied per transaction (each with its journal entry); a killed "
+        "apply resumes, or undoes, from the last committed chunk.",
+    )
+    retired_retention_days: float = Field(
+        default=30.0, ge=0, description="Retired (merged) records are deleted after this."
+    )
+
+
+class MaintenanceSettings(BaseModel):
+    stale_days: float = Field(default=90.0, ge=0)
+    stale_factor: float = Field(default=0.8, gt=0, le=1)
+    stale_floor: float = Field(default=0.01, ge=0, le=1)
+    user_stale_days: float = Field(default=180.0, ge=0)
+    user_stale_factor: float = Field(default=0.95, gt=0, le=1)
+    user_stale_floor: float = Field(default=0.15, ge=0, le=1)
+    boost_min_access: int = Field(default=5, ge=0)
+    boost_factor: float = Field(default=1.1, ge=1)
+    boost_max_stickiness: float = Field(default=5.0, ge=0)
+    prune_importance: float = Field(default=0.05, ge=0, le=1)
+    prune_days: float = Field(default=30.0, ge=0)
+    user_prune_importance: float = Field(default=0.02, ge=0, le=1)
+    user_prune_days: float = Field(default=365.0, ge=0)
+    unreinforced_stickiness: float = Field(default=5.0, ge=0)
+    unreinforced_factor: float = Field(default=0.9, gt=0, le=1)
+    snooze_min_access: int = Field(default=10, ge=0)
+    snooze_stickiness: float = Field(default=8.0, ge=0)
+    snooze_days: float = Field(default=30.0, gt=0)
+
+
+class HygieneSettings(BaseModel):
+    enabled: bool = True
+    cull_floor: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description="Facts whose effective confidence falls below are culled; 0 disables.",
+    )
+    ttl_turns: int = Field(default=500, ge=1, description="Episodic TTL: turns kept per session.")
+    ttl_days: float = Field(default=90.0, gt=0, description="Episodic TTL: age in days.")
+    ttl_operator: Literal["or", "and"] = Field(
+        default="or", description="Expire when over the turn count OR (AND) older than ttl_days."
+    )
+    permanent_stale_days: float = Field(default=180.0, gt=0)
+
+
+class ReviewSettings(BaseModel):
+    """The review queue's governance: due dates and calibrated auto-approval."""
+
+    max_auto_impact: Literal["low", "medium"] = Field(
+        default="medium", description="Changes of higher impact always wait for a human."
+    )
+    due_days: float = Field(
+        default=7.0, gt=0, description="An item not decided by then is re-queued, with history."
+    )
+    calibrate: bool = Field(
+        default=True, description="Move each op's auto-approve threshold from the decisions."
+    )
+    min_threshold: float = Field(default=0.6, ge=0, le=1, description="Loosest threshold.")
+    max_threshold: float = Field(default=0.98, ge=0, le=1, description="Strictest threshold.")
+    step: float = Field(default=0.05, gt=0, le=0.5, description="One calibration move.")
+    loosen_after: int = Field(
+        default=20, ge=1, description="Approvals in a row (no rejection) before loosening."
+    )
+
+    @model_validator(mode="after")
+    def _bounds(self) -> ReviewSettings:
+        if self.min_threshold >= self.max_threshold:
+            raise ValueError("min_threshold must be below max_threshold")
+        return self
+
+
+class DreamSettings(BaseModel):
+    gate: GateSettings = Field(default_factory=GateSettings)
+    review: ReviewSettings = Field(default_factory=ReviewSettings)
+    consolidate: ConsolidateSettings = Field(default_factory=ConsolidateSettings)
+    maintenance: MaintenanceSettings = Field(default_factory=MaintenanceSettings)
+    hygiene: HygieneSettings = Field(default_factory=HygieneSettings)

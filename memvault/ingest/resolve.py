@@ -1,0 +1,103 @@
+"""Resolution inside one write batch: names to entities (existing, or new ones created once
+per batch) and extracted facts to new facts or reinforcement of a live identical one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from memvault.kg.model import Entity, EntityType, Fact, normalize_name
+from memvault.kg.store import FactQuery, Store
+
+
+class Entities:
+    """Entity resolution within one batch: stored entities first, then new ones."""
+
+    def __init__(self, store: Store, namespace: str, now: datetime):
+        self.store, self.namespace, self.now = store, namespace, now
+        self.by_norm: dict[str, Entity] = {}
+        self.new: dict[str, Entity] = {}
+        self.touched: dict[str, Entity] = {}
+
+    def preload(self, names: Sequence[str]) -> None:
+        for entity in self.store.find_entities(self.namespace, names):
+            for n in entity.names():
+                self.by_norm.setdefault(normalize_name(n), entity)
+
+    def resolve(self, name: str, etype: str, seen_at: datetime) -> Entity:
+        norm = normalize_name(name) or name.lower()
+        entity = self.by_norm.get(norm)
+        if entity is None:
+            entity = Entity(
+                namespace=self.namespace,
+                name=name.strip(),
+                type=_entity_type(etype),
+                created_at=self.now,
+                last_seen_at=seen_at,
+            )
+            self.by_norm[norm] = entity
+            self.new[entity.id] = entity
+        elif entity.type == EntityType.UNKNOWN and etype != "unknown":
+            entity.type = _entity_type(etype)
+        if seen_at > entity.last_seen_at:
+            entity.last_seen_at = seen_at
+        if entity.id not in self.new:
+            self.touched[entity.id] = entity
+        return entity
+
+    def changed(self) -> list[Entity]:
+        return [*self.new.values(), *self.touched.values()]
+
+
+def _entity_type(value: str) -> EntityType:
+    try:
+        return EntityType(value.lower())
+    except ValueError:
+        return EntityType.UNKNOWN
+
+
+class Facts:
+    """New facts of a batch, or reinforcement of a live identical one."""
+
+    def __init__(self, store: Store, namespace: str, now: datetime):
+        self.store, self.namespace, self.now = store, namespace, now
+        self.live: dict[tuple[str, str, str], Fact] = {}
+        self.loaded: set[str] = set()
+        self.created: dict[str, Fact] = {}
+        self.reinforced: dict[str, Fact] = {}
+
+    def _load(self, subject_id: str) -> None:
+        if subject_id in self.loaded:
+            return
+        self.loaded.add(subject_id)
+        for fact in self.store.list_facts(
+            self.namespace, FactQuery(subject_ids=[subject_id], limit=100_000)
+        ):
+            if fact.invalid_at is None:
+                self.live.setdefault(fact.key(), fact)
+
+    def add(self, candidate: Fact) -> Fact:
+        self._load(candidate.subject_id)
+        existing = self.live.get(candidate.key())
+        if existing is None:
+            self.live[candidate.key()] = candidate
+            self.created[candidate.id] = candidate
+            return candidate
+        existing.source_episode_ids = _union(
+            existing.source_episode_ids, candidate.source_episode_ids
+        )
+        existing.source_session_ids = _union(
+            existing.source_session_ids, candidate.source_session_ids
+        )
+        existing.confidence = max(existing.confidence, candidate.confidence)
+        if existing.id not in self.created:
+            existing.reinforced_count += 1
+            existing.last_reinforced_at = max(
+                candidate.valid_at, existing.last_reinforced_at or candidate.valid_at
+            )
+            self.reinforced[existing.id] = existing
+        return existing
+
+
+def _union(a: list[str], b: list[str]) -> list[str]:
+    return list(dict.fromkeys([*a, *b]))
