@@ -13,6 +13,7 @@ from memvault.clock import Clock, SystemClock
 from memvault.config import Settings
 from memvault.coord import Coordination, SQLiteCoordination
 from memvault.embed import Embedder, HashingEmbedder, SentenceTransformerEmbedder
+from memvault.embed.onnx import OnnxEmbedder, onnx_available
 from memvault.embed.sentence import model_available
 from memvault.errors import ConfigError
 from memvault.kg.sqlite import SQLiteStore
@@ -60,6 +61,9 @@ def load_settings(**values: Any) -> Settings:
 def build_embedder(settings: Settings) -> Embedder:
     choice = settings.embedder
     if choice == "minilm" or (choice == "auto" and model_available()):
+        runtime = settings.embedder_runtime
+        if runtime == "onnx" or (runtime == "auto" and onnx_available()):
+            return OnnxEmbedder(settings.data_dir / "models")
         return SentenceTransformerEmbedder()
     if choice == "auto":
         log.warning(
@@ -77,7 +81,9 @@ def build_llm(settings: Settings) -> LLM:
 
 def build_store(settings: Settings) -> Store:
     if settings.store == "sqlite":
-        return SQLiteStore(settings.database, synchronous=settings.sqlite_synchronous)
+        return SQLiteStore(
+            settings.database, synchronous=settings.sqlite_synchronous, index=settings.index
+        )
     if not settings.graph_url:
         raise ConfigError(f"store={settings.store} needs graph_url", setting="graph_url")
     from memvault.kg.cypher import CypherStore

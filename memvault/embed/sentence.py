@@ -34,6 +34,7 @@ class SentenceTransformerEmbedder:
 
     def __init__(self, *, model_path: str | None = None, batch_size: int = 64):
         self.name = "all-MiniLM-L6-v2"
+        self.runtime = "torch"
         self.batch_size = batch_size
         self._model_path = model_path
         self._model: Any = None
@@ -49,7 +50,7 @@ class SentenceTransformerEmbedder:
             os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
             os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
             try:
-                path = self._model_path or _packaged_model_path()
+                path = self._model_path or packaged_model_path()
                 from sentence_transformers import SentenceTransformer
 
                 self._model = SentenceTransformer(path, device="cpu")
@@ -74,7 +75,7 @@ class SentenceTransformerEmbedder:
         return np.asarray(vectors, dtype=np.float32)
 
 
-def _packaged_model_path() -> str:
+def packaged_model_path() -> str:
     import importlib
 
     module = importlib.import_module(MODEL_PACKAGE)

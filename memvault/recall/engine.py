@@ -33,7 +33,7 @@ from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment, assess
 from memvault.recall.query import keyword_terms, name_candidates
 from memvault.recall.results import Hit
-from memvault.recall.scoring import score_episode, score_fact
+from memvault.recall.scoring import Factors, score_episode, score_fact
 
 
 class Recaller:
@@ -73,9 +73,7 @@ class Recaller:
         score = self._actor_bonus(c, score, self._named(c))
         score = self._session(c, score)
         verdicts = self._currency(c, query, vector, at, score, k)
-        hits = self._score(c, score, at, verdicts)
-        hits.sort(key=lambda h: (-h.score, h.id))
-        return hits[:k]
+        return self._score(c, score, at, verdicts, k)
 
     def _embed_query(self, query: str) -> np.ndarray:
         cache = self._query_vectors
@@ -301,63 +299,69 @@ class Recaller:
 
     # -- filter and score -----------------------------------------------------------------
     def _score(
-        self, c: Candidates, score: dict[Key, float], at: datetime, verdicts: Assessment
+        self, c: Candidates, score: dict[Key, float], at: datetime, verdicts: Assessment, k: int
     ) -> list[Hit]:
+        """Every visible candidate scored, the best ``k`` returned as hits (only those get
+        an explanation built: a recall looks at a few hundred candidates)."""
         best = max(score.values(), default=0.0)
         if best <= 0:
             return []
-        answers = {f.id for f in verdicts.answers}
-        hits: list[Hit] = []
+        scored: list[tuple[Key, Factors]] = []
         for key in c.keys:
             kind, rid = key
             relevance = score.get(key, 0.0) / best
             if kind == "episode":
                 e = c.episodes.get(rid)
-                if e is None or not _visible_episode(e, at):
-                    continue
-                factors = score_episode(e, relevance, at, self.s, verdicts.episodes.get(rid))
-                hits.append(
-                    Hit(
-                        kind="episode",
-                        id=rid,
-                        text=e.content,
-                        score=factors.score,
-                        # a merged episode speaks for the near-duplicates it absorbed
-                        source_episode_ids=[rid, *e.metadata.get("merged_from", [])],
-                        episode=e,
-                        explanation=c.explain(key, factors),
-                    )
-                )
+                if e is not None and _visible_episode(e, at):
+                    v = verdicts.episodes.get(rid)
+                    scored.append((key, score_episode(e, relevance, at, self.s, v)))
             else:
                 f = c.facts.get(rid)
-                if f is None or not _visible_fact(f, at):
-                    continue
-                factors = score_fact(f, relevance, at, self.s, verdicts.facts.get(rid))
-                hits.append(
-                    Hit(
-                        kind="fact",
-                        id=rid,
-                        text=f.statement,
-                        score=factors.score,
-                        source_episode_ids=list(f.source_episode_ids),
-                        fact=f,
-                        explanation=c.explain(key, factors),
-                    )
-                )
-        _answers_rank_first(hits, answers, self.s.answer_factor)
-        return hits
+                if f is not None and _visible_fact(f, at):
+                    v = verdicts.facts.get(rid)
+                    scored.append((key, score_fact(f, relevance, at, self.s, v)))
+        _answers_rank_first(scored, {f.id for f in verdicts.answers}, self.s.answer_factor)
+        scored.sort(key=lambda item: (-item[1].score, item[0][1]))
+        return [_hit(c, key, factors) for key, factors in scored[:k]]
 
 
-def _answers_rank_first(hits: list[Hit], answers: set[str], factor: float) -> None:
+def _hit(c: Candidates, key: Key, factors: Factors) -> Hit:
+    kind, rid = key
+    if kind == "episode":
+        e = c.episodes[rid]
+        return Hit(
+            kind="episode",
+            id=rid,
+            text=e.content,
+            score=factors.score,
+            # a merged episode speaks for the near-duplicates it absorbed
+            source_episode_ids=[rid, *e.metadata.get("merged_from", [])],
+            episode=e,
+            explanation=c.explain(key, factors),
+        )
+    f = c.facts[rid]
+    return Hit(
+        kind="fact",
+        id=rid,
+        text=f.statement,
+        score=factors.score,
+        source_episode_ids=list(f.source_episode_ids),
+        fact=f,
+        explanation=c.explain(key, factors),
+    )
+
+
+def _answers_rank_first(
+    scored: list[tuple[Key, Factors]], answers: set[str], factor: float
+) -> None:
     """A current fact that answers the question (its subject named, its predicate asked
     about) ranks above every other memory: its own confidence decays since it was last
     confirmed, but it is still what the vault holds true."""
-    best = max((h.score for h in hits if h.id not in answers), default=0.0)
-    for h in hits:
-        if h.kind == "fact" and h.id in answers and best * factor > h.score:
-            h.score = h.explanation.factors.score = best * factor
-            note = h.explanation.factors.currency_note
-            h.explanation.factors.currency_note = f"{note}; ranked first (best other × {factor:g})"
+    best = max((f.score for (_, rid), f in scored if rid not in answers), default=0.0)
+    for (kind, rid), f in scored:
+        if kind == "fact" and rid in answers and best * factor > f.score:
+            f.score = best * factor
+            f.currency_note = f"{f.currency_note}; ranked first (best other × {factor:g})"
 
 
 def _visible_episode(e: Episode, at: datetime) -> bool:

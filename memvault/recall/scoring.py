@@ -55,7 +55,8 @@ def score_episode(
     e: Episode, relevance: float, now: datetime, s: RecallSettings, verdict: Verdict | None = None
 ) -> Factors:
     days = age_days(e.occurred_at, now)
-    f = Factors(
+    # built from computed numbers for every candidate of every recall: no validation needed
+    f = Factors.model_construct(
         relevance=max(relevance, 0.0),
         importance=e.importance,
         age_days=days,
@@ -72,7 +73,7 @@ def score_episode(
 def score_fact(
     fact: Fact, relevance: float, now: datetime, s: RecallSettings, verdict: Verdict | None = None
 ) -> Factors:
-    f = Factors(
+    f = Factors.model_construct(
         relevance=max(relevance, 0.0),
         importance=fact.importance,
         age_days=age_days(fact.valid_at, now),

@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 from memvault import FixedClock, MemVault
+from memvault.embed.onnx import OnnxEmbedder
+from memvault.embed.port import Embedder
 from memvault.embed.sentence import SentenceTransformerEmbedder
 from tests.conftest import T0
 
@@ -19,12 +21,50 @@ pytestmark = pytest.mark.model
 
 
 @pytest.fixture(scope="module")
-def minilm() -> SentenceTransformerEmbedder:
+def torch_minilm() -> SentenceTransformerEmbedder:
     return SentenceTransformerEmbedder()
 
 
+@pytest.fixture(scope="module")
+def onnx_minilm(tmp_path_factory: pytest.TempPathFactory) -> OnnxEmbedder:
+    return OnnxEmbedder(tmp_path_factory.mktemp("models"))
+
+
+@pytest.fixture(params=["torch", "onnx"])
+def minilm(
+    request: pytest.FixtureRequest,
+    torch_minilm: Embedder,
+    onnx_minilm: OnnxEmbedder,
+) -> Embedder:
+    return torch_minilm if request.param == "torch" else onnx_minilm
+
+
+def test_onnx_vectors_are_the_torch_model_s_vectors(
+    torch_minilm: Embedder, onnx_minilm: OnnxEmbedder
+) -> None:
+    """One model, two runtimes: a vault written with one is read with the other. Mixed
+    lengths (one past the 256-token limit) in one call, so length batching and truncation
+    are both exercised, and the order of the rows is the order of the texts."""
+    texts = [
+        "where does Maya live now?",
+        "",
+        "I moved to Lisbon last week, the flat is near the river and the light is lovely. " * 30,
+        "We adopted a beagle.",
+        "ok",
+    ] + [f"memory number {i} about the garden" for i in range(40)]
+    a, b = torch_minilm.embed(texts), onnx_minilm.embed(texts)
+    assert a.shape == b.shape == (45, 384)
+    assert float(np.min(np.sum(a * b, axis=1))) >= 0.9999
+    assert onnx_minilm.name == torch_minilm.name
+    files = list(onnx_minilm.cache_dir.glob("*.onnx"))
+    assert len(files) == 1  # exported once; a second embedder reuses it
+    again = OnnxEmbedder(onnx_minilm.cache_dir)
+    np.testing.assert_allclose(again.embed(texts[:2]), b[:2], atol=1e-6)
+    assert list(onnx_minilm.cache_dir.glob("*.onnx")) == files
+
+
 def test_loads_offline_and_embeds_normalised_batches(
-    minilm: SentenceTransformerEmbedder, monkeypatch: pytest.MonkeyPatch
+    minilm: Embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     texts = [f"memory number {i}" for i in range(150)]  # more than one batch
@@ -35,16 +75,14 @@ def test_loads_offline_and_embeds_normalised_batches(
     assert minilm.embed([]).shape == (0, 384)
 
 
-def test_meaning_beats_shared_words(minilm: SentenceTransformerEmbedder) -> None:
+def test_meaning_beats_shared_words(minilm: Embedder) -> None:
     q, near, far = minilm.embed(
         ["my dog needs a walk", "the puppy wants to go outside", "a walk-in closet for my shoes"]
     )
     assert float(q @ near) > float(q @ far)
 
 
-def test_recall_finds_a_paraphrase_with_no_shared_words(
-    minilm: SentenceTransformerEmbedder, tmp_path: Path
-) -> None:
+def test_recall_finds_a_paraphrase_with_no_shared_words(minilm: Embedder, tmp_path: Path) -> None:
     with MemVault.open(tmp_path / "v.db", embedder=minilm, clock=FixedClock(T0)) as vault:
         vault.write_many(
             [

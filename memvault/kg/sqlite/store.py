@@ -6,46 +6,41 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 from pydantic import BaseModel
 
-from memvault.clock import ensure_utc
+from memvault.config import IndexSettings
 from memvault.errors import InvalidInputError, StoreError, UnusableStoreError
 from memvault.kg.model import (
     Entity,
     Episode,
     Fact,
-    Mention,
     Session,
     VectorKind,
     normalize_name,
 )
+from memvault.kg.sqlite.inventory import Inventory
+from memvault.kg.sqlite.keywords import KeywordSearch
 from memvault.kg.sqlite.schema import migrate
 from memvault.kg.sqlite.sql import CHUNK as _CHUNK
 from memvault.kg.sqlite.sql import chunks as _chunks
 from memvault.kg.sqlite.sql import marks as _marks
-from memvault.kg.sqlite.sql import ns_token
-from memvault.kg.sqlite.vectors import VectorCache
+from memvault.kg.sqlite.vectors import AnnOptions, VectorCache
 from memvault.kg.sqlite.writes import write_batch
-from memvault.kg.store import Batch, Changes, Doc, FactQuery, Store
+from memvault.kg.store import Batch, FactQuery, Store
 
 M = TypeVar("M", bound=BaseModel)
 
 
-def fts_query(namespace: str, terms: Sequence[str]) -> str | None:
-    quoted = ['"' + t.replace('"', '""') + '"' for t in terms if t.strip()]
-    if not quoted:
-        return None
-    return f"ns : {ns_token(namespace)} AND ({' OR '.join(quoted)})"
-
-
-class SQLiteStore(Store):
-    def __init__(self, path: str | Path, *, synchronous: str = "FULL"):
+class SQLiteStore(Inventory, Store):
+    def __init__(
+        self, path: str | Path, *, synchronous: str = "FULL", index: IndexSettings | None = None
+    ):
         self.path = str(path)
+        self.index = index or IndexSettings()
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -60,7 +55,16 @@ class SQLiteStore(Store):
             raise UnusableStoreError(f"cannot open {self.path} as a memvault store: {exc}") from exc
         self._lock = threading.RLock()
         self._depth = 0
-        self._vectors = VectorCache()
+        self._vectors = VectorCache(
+            AnnOptions(
+                min_vectors=self.index.ann_min_vectors,
+                connectivity=self.index.ann_connectivity,
+                expansion_add=self.index.ann_expansion_add,
+                expansion_search=self.index.ann_expansion_search,
+                directory=None if self.path == ":memory:" else Path(self.path + "-ann"),
+            )
+        )
+        self._keywords = KeywordSearch(self.index)
 
     # -- transactions ---------------------------------------------------------------------
     @contextmanager
@@ -271,19 +275,8 @@ class SQLiteStore(Store):
         table = {"episode": "episodes", "fact": "facts"}.get(kind)
         if table is None:
             raise InvalidInputError(f"no keyword index for {kind!r}", field="kind")
-        match = fts_query(namespace, terms)
-        if match is None or k <= 0:
-            return []
-        try:
-            rows = self._read(
-                f"SELECT t.id, -f.score FROM (SELECT rowid, bm25({table}_fts, 0.0, 1.0) AS score"
-                f" FROM {table}_fts WHERE {table}_fts MATCH ? ORDER BY score LIMIT ?) f"
-                f" JOIN {table} t ON t.rowid = f.rowid ORDER BY f.score",
-                (match, k),
-            )
-        except StoreError as exc:
-            raise InvalidInputError(f"keyword query not understood: {exc}", field="query") from exc
-        return [(r[0], float(r[1])) for r in rows]
+        with self._lock:
+            return self._keywords.topk(self._conn, namespace, table, terms, k)
 
     def get_vectors(
         self, namespace: str, kind: VectorKind, ids: Sequence[str]
@@ -298,126 +291,7 @@ class SQLiteStore(Store):
             out.update({r[0]: np.frombuffer(r[1], dtype=np.float32).copy() for r in rows})
         return out
 
-    # -- change feed, inventory -----------------------------------------------------------
-    def watermark(self, namespace: str) -> int:
-        rows = self._read("SELECT seq FROM namespaces WHERE name = ?", (namespace,))
-        return int(rows[0][0]) if rows else 0
-
-    def changed_since(self, namespace: str, watermark: int) -> Changes:
-        with self._lock:
-            mark = self.watermark(namespace)
-
-            def since(table: str, model: type[M]) -> list[M]:
-                rows = self._read(
-                    f"SELECT body FROM {table} WHERE namespace = ? AND seq > ? AND seq <= ?"
-                    " ORDER BY seq, id",
-                    (namespace, watermark, mark),
-                )
-                return [model.model_validate_json(r[0]) for r in rows]
-
-            deleted = self._read(
-                "SELECT kind, id FROM deletions WHERE namespace = ? AND seq > ? AND seq <= ?"
-                " ORDER BY seq",
-                (namespace, watermark, mark),
-            )
-            return Changes(
-                watermark=mark,
-                episodes=since("episodes", Episode),
-                facts=since("facts", Fact),
-                entities=since("entities", Entity),
-                sessions=since("sessions", Session),
-                deleted=[(r[0], r[1]) for r in deleted],
-            )
-
-    def namespaces(self) -> list[str]:
-        # names starting with "_" are memvault's own (e.g. API keys); never user data
-        rows = self._read(
-            "SELECT name FROM namespaces WHERE substr(name, 1, 1) != '_' ORDER BY name"
-        )
-        return [r[0] for r in rows]
-
-    def counts(self, namespace: str) -> dict[str, int]:
-        def one(sql: str) -> int:
-            return int(self._read(sql, (namespace,))[0][0])
-
-        return {
-            "episodes": one("SELECT count(*) FROM episodes WHERE namespace = ?"),
-            "facts": one("SELECT count(*) FROM facts WHERE namespace = ? AND expired = 0"),
-            "facts_all": one("SELECT count(*) FROM facts WHERE namespace = ?"),
-            "entities": one("SELECT count(*) FROM entities WHERE namespace = ?"),
-            "sessions": one("SELECT count(*) FROM sessions WHERE namespace = ?"),
-            "mentions": one("SELECT count(*) FROM mentions WHERE namespace = ?"),
-            "vectors": one("SELECT count(*) FROM vectors WHERE namespace = ?"),
-        }
-
-    def iter_records(self, namespace: str) -> Iterator[Session | Episode | Entity | Fact | Mention]:
-        tables: list[tuple[str, type[Session | Episode | Entity | Fact]]] = [
-            ("sessions", Session),
-            ("entities", Entity),
-            ("episodes", Episode),
-        ]
-        for table, model in tables:
-            for (body,) in self._read(
-                f"SELECT body FROM {table} WHERE namespace = ? ORDER BY id", (namespace,)
-            ):
-                yield model.model_validate_json(body)
-        for episode_id, entity_id in self._read(
-            "SELECT episode_id, entity_id FROM mentions WHERE namespace = ?"
-            " ORDER BY episode_id, entity_id",
-            (namespace,),
-        ):
-            yield Mention(namespace=namespace, episode_id=episode_id, entity_id=entity_id)
-        for (body,) in self._read(
-            "SELECT body FROM facts WHERE namespace = ? ORDER BY id", (namespace,)
-        ):
-            yield Fact.model_validate_json(body)
-
-    def mentions_of(self, namespace: str, episode_ids: Sequence[str]) -> list[Mention]:
-        out: list[Mention] = []
-        for part in _chunks(list(episode_ids)):
-            out += [
-                Mention(namespace=namespace, episode_id=ep, entity_id=ent)
-                for ep, ent in self._read(
-                    "SELECT episode_id, entity_id FROM mentions WHERE +namespace = ?"
-                    f" AND episode_id IN ({_marks(len(part))}) ORDER BY episode_id, entity_id",
-                    (namespace, *part),
-                )
-            ]
-        return out
-
-    def sessions_active_since(self, namespace: str, since: datetime | None) -> int:
-        rows = self._read(
-            "SELECT json_extract(body, '$.last_at') FROM sessions WHERE namespace = ?",
-            (namespace,),
-        )
-        if since is None:
-            return len(rows)
-        # compared as times, not strings: ISO text with and without fractions sorts wrongly
-        return sum(1 for (last,) in rows if ensure_utc(datetime.fromisoformat(last)) > since)
-
-    def get_docs(self, namespace: str, kind: str, ids: Sequence[str]) -> list[Doc]:
-        out: dict[str, Doc] = {}
-        for part in _chunks(list(ids)):
-            for row in self._read(
-                "SELECT id, status, created_at, body FROM docs WHERE namespace = ? AND kind = ?"
-                f" AND id IN ({_marks(len(part))})",
-                (namespace, kind, *part),
-            ):
-                out[row[0]] = Doc.from_row(kind, row)
-        return [out[i] for i in ids if i in out]
-
-    def list_docs(
-        self, namespace: str, kind: str, *, status: str | None = None, limit: int = 100
-    ) -> list[Doc]:
-        where = "namespace = ? AND kind = ?" + (" AND status = ?" if status is not None else "")
-        params: tuple[Any, ...] = (namespace, kind) + ((status,) if status is not None else ())
-        rows = self._read(
-            f"SELECT id, status, created_at, body FROM docs WHERE {where}"
-            " ORDER BY created_at DESC, seq DESC, id LIMIT ?",
-            (*params, limit),
-        )
-        return [Doc.from_row(kind, row) for row in rows]
-
     def close(self) -> None:
         with self._lock:
+            self._vectors.save()
             self._conn.close()

