@@ -75,6 +75,11 @@ class DreamIn(Strict):
     force: bool = Field(default=False, description="Ignore the gate (24 h and 5 sessions).")
 
 
+class FoldIn(Strict):
+    apply: bool = Field(default=False, description="False: how many episodes each type would read.")
+    rebuild: bool = Field(default=False, description="Start every digest over (with apply).")
+
+
 class LintIn(Strict):
     levels: list[Level] = Field(default_factory=lambda: list(LEVELS), min_length=1)
     propose: bool = Field(

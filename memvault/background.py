@@ -16,8 +16,10 @@ from memvault.kg.store import Store
 
 if TYPE_CHECKING:
     from memvault.dream.runner import Dreamer, DreamResult
+    from memvault.folds import FoldReport
     from memvault.graphs import GraphView
     from memvault.lint.runner import LintReport
+    from memvault.primer import Primer
 
 
 class Background:
@@ -114,6 +116,38 @@ class Background:
     ) -> list[str]:
         """Pending review items past their due date get a new one (their history says so)."""
         return self.dreamer.queue.requeue_overdue(self.ns(namespace), self.now(now))
+
+    # -- folds and the primer --------------------------------------------------------------------
+    def fold(
+        self,
+        *,
+        namespace: str | None = None,
+        apply: bool = False,
+        rebuild: bool = False,
+        now: datetime | None = None,
+    ) -> FoldReport:
+        """Fold the episodes written since the last fold into each memory type's digest
+        (without ``apply``: how many each type would read). ``rebuild`` starts every digest
+        over from all episodes."""
+        from memvault.folds import Folder
+
+        folder = Folder(self.store, self.c.llm, self.settings.fold)
+        return folder.fold(self.ns(namespace), now=self.now(now), apply=apply, rebuild=rebuild)
+
+    def primer(self, *, namespace: str | None = None, budget_tokens: int | None = None) -> Primer:
+        """The block to load at session start: the type digests and what waits for a human,
+        within ``budget_tokens`` (default ``fold.primer_tokens``), with its economics."""
+        from memvault import primer
+        from memvault.errors import InvalidInputError
+
+        budget = self.settings.fold.primer_tokens if budget_tokens is None else budget_tokens
+        if budget < 50:
+            raise InvalidInputError(
+                f"a primer budget of {budget} tokens cannot hold a digest",
+                field="budget",
+                hint="give at least 50 tokens",
+            )
+        return primer.build(self.store, self.ns(namespace), budget_tokens=budget)
 
     # -- graph ----------------------------------------------------------------------------------
     def graph(self, *, namespace: str | None = None) -> GraphView:

@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from memvault.llm.offline import Handler
-from memvault.llm.prompts import CommunitySummaries, CommunitySummary, Verdicts
+from memvault.llm.prompts import CommunitySummaries, CommunitySummary, FoldDigest, Verdicts
 
 
 def _extract(inputs: Mapping[str, Any]) -> BaseModel:
@@ -51,6 +51,13 @@ def _summarize_communities(inputs: Mapping[str, Any]) -> BaseModel:
     return CommunitySummaries(summaries=out)
 
 
+def _fold(inputs: Mapping[str, Any]) -> BaseModel:
+    from memvault.folds import extractive_fold
+
+    digest = extractive_fold(inputs["digest"], inputs["notes"], inputs["budget_tokens"])
+    return FoldDigest(digest=digest)
+
+
 def offline_handlers() -> dict[str, Handler]:
     return {
         "extract": _extract,
@@ -58,4 +65,5 @@ def offline_handlers() -> dict[str, Handler]:
         "reflect": _reflect,
         "lint_contradictions": _lint_contradictions,
         "summarize_communities": _summarize_communities,
+        "fold": _fold,
     }

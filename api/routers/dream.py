@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query, Response
 
 from api.deps import Jobs, Limit, Namespace, Offset, Vault, first, paged
-from api.schemas import DreamIn, IdsIn, LintIn, Page, RejectIn, UndoIn
+from api.schemas import DreamIn, FoldIn, IdsIn, LintIn, Page, RejectIn, UndoIn
 from memvault.errors import NotFoundError
 from memvault.jobs import dream_namespace
 
@@ -119,3 +119,20 @@ def inbox_seen(body: IdsIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
 @router.post("/inbox/dismiss")
 def inbox_dismiss(body: IdsIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
     return {"marked": vault.mark_inbox(body.ids, "dismissed", namespace=ns), "status": "dismissed"}
+
+
+@router.post("/fold")
+def fold(body: FoldIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
+    """Fold new episodes into each memory type's digest (a dry run unless ``apply``)."""
+    report = vault.fold(namespace=ns, apply=body.apply, rebuild=body.rebuild)
+    return {"namespace": ns, "applied": report.applied, "types": report.per_type}
+
+
+@router.get("/primer")
+def primer(
+    ns: Namespace,
+    vault: Vault,
+    budget: Annotated[int | None, Query(ge=50, le=100_000)] = None,
+) -> dict[str, Any]:
+    """The block an agent loads at session start, within ``budget`` estimated tokens."""
+    return vault.primer(namespace=ns, budget_tokens=budget).to_dict()

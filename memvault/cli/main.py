@@ -288,6 +288,7 @@ from memvault.cli import (  # noqa: E402
     demo_cmd,
     dream_cmd,
     eval_cmd,
+    fold_cmd,
     graph_cmd,
     lint_cmd,
     serve_cmd,
@@ -295,6 +296,7 @@ from memvault.cli import (  # noqa: E402
 
 data_cmds.register(app)
 demo_cmd.register(app)
+fold_cmd.register(app)
 serve_cmd.register(app)
 app.add_typer(eval_cmd.app, name="eval")
 app.add_typer(dream_cmd.dream_app, name="dream")

@@ -24,6 +24,7 @@ __all__ = [
     "DEFAULT_SECRET",
     "ConsolidateSettings",
     "DreamSettings",
+    "FoldSettings",
     "GateSettings",
     "GraphSettings",
     "HygieneSettings",
@@ -238,6 +239,27 @@ class ServerSettings(BaseModel):
     )
 
 
+class FoldSettings(BaseModel):
+    """One evolving digest per (namespace, memory type) and the session-start primer."""
+
+    budget_tokens: int = Field(
+        default=350,
+        ge=20,
+        le=20_000,
+        description="Hard size of one type's digest (estimated tokens: characters / 4), "
+        "enforced in code after the model answers.",
+    )
+    batch_notes: int = Field(
+        default=40, ge=1, le=1000, description="New episodes given to the model per call."
+    )
+    history: int = Field(
+        default=3, ge=0, le=50, description="Earlier digests kept with each cell (for undo)."
+    )
+    primer_tokens: int = Field(
+        default=2000, ge=50, le=100_000, description="Default hard budget of the primer."
+    )
+
+
 class IndexSettings(BaseModel):
     """How the embedded (SQLite) store searches large namespaces. The Cypher stores use
     their servers' own indexes and ignore these."""
@@ -262,13 +284,14 @@ class IndexSettings(BaseModel):
         default=0.05,
         gt=0,
         le=1,
-        description="In a large namespace, a query word found in more than this share of its "
-        "records is left out of the keyword search when rarer words remain.",
+        description="A query word found in more than this share of a namespace's records is "
+        "left out of the keyword search while a rarer word remains.",
     )
     common_term_min_records: int = Field(
-        default=20_000,
+        default=100,
         ge=1,
-        description="Namespaces with fewer records keep every query word in keyword search.",
+        description="Namespaces with fewer records keep every query word in keyword search "
+        "(too few records to tell a common word).",
     )
 
 
@@ -314,6 +337,7 @@ class Settings(BaseSettings):
     ingest_batch_size: int = Field(default=256, ge=1, le=10_000)
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
     index: IndexSettings = Field(default_factory=IndexSettings)
+    fold: FoldSettings = Field(default_factory=FoldSettings)
     secret_key: str = DEFAULT_SECRET
     recall: RecallSettings = Field(default_factory=RecallSettings)
     dream: DreamSettings = Field(default_factory=DreamSettings)

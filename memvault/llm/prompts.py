@@ -206,3 +206,38 @@ def summarize_communities_v1(
         response_model=CommunitySummaries,
         inputs={"communities": list(communities)},
     )
+
+
+class FoldDigest(BaseModel):
+    digest: str
+
+
+_FOLD_SYSTEM = (
+    "You keep one evolving digest of everything an AI agent has learned in one category of "
+    "memory. You get the current digest and new notes (dated, oldest first). Rewrite the "
+    "digest so it holds what is still true and useful: merge duplicates, and where a note "
+    "contradicts the digest or an older note, keep the newer information (say what it "
+    "replaced when that matters, with its date). One statement per line, each line "
+    "'- YYYY-MM-DD text', newest first. Stay within {budget} tokens. JSON: {{'digest': str}}."
+)
+
+
+def fold_v1(
+    memory_type: str, digest: str, notes: Sequence[str], budget_tokens: int
+) -> Prompt[FoldDigest]:
+    """``notes``: lines '- YYYY-MM-DD speaker: text', oldest first."""
+    return Prompt(
+        name="fold",
+        version=1,
+        messages=[
+            {"role": "system", "content": _FOLD_SYSTEM.format(budget=budget_tokens)},
+            {
+                "role": "user",
+                "content": json.dumps(
+                    {"memory_type": memory_type, "digest": digest, "notes": list(notes)}
+                ),
+            },
+        ],
+        response_model=FoldDigest,
+        inputs={"digest": digest, "notes": list(notes), "budget_tokens": budget_tokens},
+    )

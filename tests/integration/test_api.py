@@ -330,3 +330,23 @@ def test_weak_secrets_refuse_to_serve(
         create_app(vault, InProcessJobs(vault.c))
     assert "secrets.token_urlsafe(32)" in str(caught.value)
     vault.close()
+
+
+def test_fold_and_primer_over_http(server: Server) -> None:
+    key = server.key("maya")
+    with server.client(key) as c:
+        c.post("/v1/ns/maya/episodes", json={"items": turns()})
+        dry = c.post("/v1/ns/maya/fold", json={}).json()
+        assert dry["applied"] is False and dry["types"]["episodic"]["new"] > 0
+        done = c.post("/v1/ns/maya/fold", json={"apply": True}).json()
+        assert done["types"]["episodic"]["calls"] >= 1
+        again = c.post("/v1/ns/maya/fold", json={"apply": True}).json()
+        assert all(v["calls"] == 0 for v in again["types"].values())
+        block = c.get("/v1/ns/maya/primer", params={"budget": 100}).json()
+        assert block["primer_tokens"] <= 100 and block["episodes_covered"] > 0
+        assert "Berlin" in c.get("/v1/ns/maya/primer").json()["text"]
+        bad = c.get("/v1/ns/maya/primer", params={"budget": 3})
+        assert bad.status_code == 422 and "budget" in bad.text
+        assert c.post("/v1/ns/maya/fold", json={"apply": "sometimes"}).status_code == 422
+    with server.client(server.key("other")) as c:
+        assert c.get("/v1/ns/maya/primer").status_code == 404  # another key: not even seen

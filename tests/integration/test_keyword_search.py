@@ -13,6 +13,7 @@ from memvault.kg.store import Batch
 from tests.integration.test_store_contract import NS, episode
 
 LARGE = IndexSettings(common_term_min_records=50, common_term_share=0.2)
+EVERY_WORD = IndexSettings(common_term_min_records=10**9)
 
 
 def fill(store: SQLiteStore) -> set[str]:
@@ -28,7 +29,7 @@ def fill(store: SQLiteStore) -> set[str]:
 
 def test_a_common_word_is_left_out_while_a_rare_one_remains(tmp_path: Path) -> None:
     path = tmp_path / "v.db"
-    pruned, full = SQLiteStore(path, index=LARGE), SQLiteStore(path)
+    pruned, full = SQLiteStore(path, index=LARGE), SQLiteStore(path, index=EVERY_WORD)
     kayak = fill(pruned)
     hits = pruned.keyword_topk(NS, "episode", ["garden", "kayak"], 50)
     assert {i for i, _ in hits} == kayak
@@ -60,7 +61,7 @@ def test_counts_follow_writes(tmp_path: Path) -> None:
 
 
 def test_a_namespace_alone_ranks_exactly_as_when_scoped(tmp_path: Path) -> None:
-    store = SQLiteStore(tmp_path / "v.db")
+    store = SQLiteStore(tmp_path / "v.db", index=EVERY_WORD)
     fill(store)
     alone = store.keyword_topk(NS, "episode", ["kayak", "water"], 20)
     scoped = store._conn.execute(

@@ -83,6 +83,8 @@ def test_public_api_all_is_exact() -> None:
         "graphs",
         "jobs",
         "devservers",
+        "folds",
+        "primer",
     }
     assert set(memvault.__all__) - {"__version__"} == exported - modules
     for name in memvault.__all__:

@@ -1,0 +1,69 @@
+"""``memvault fold`` and ``memvault primer``: one digest per memory type, and the block an
+agent loads at session start."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from memvault.cli.output import JsonOpt, NamespaceOpt, console, emit, handle_errors, open_vault
+
+
+def fold(
+    namespace: NamespaceOpt = None,
+    apply: Annotated[
+        bool, typer.Option("--apply", help="Fold (the default is a dry run: what would be read).")
+    ] = False,
+    rebuild: Annotated[
+        bool,
+        typer.Option("--rebuild", help="Start every digest over from all episodes (with --apply)."),
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Fold new episodes into each memory type's digest, rewritten in place within a hard
+    budget (fold.budget_tokens). A second run with nothing new reads nothing."""
+    with open_vault() as vault:
+        report = vault.fold(namespace=namespace, apply=apply, rebuild=rebuild)
+    data = {"namespace": report.namespace, "applied": report.applied, "types": report.per_type}
+
+    def render() -> None:
+        table = Table("type", "new episodes", "batches folded", "model calls")
+        for t, v in report.per_type.items():
+            table.add_row(t, str(v["new"]), str(v["batches"]), str(v["calls"]))
+        console.print(table)
+        if not apply:
+            console.print("dry run: nothing folded (add --apply)")
+
+    emit(data, as_json, render)
+
+
+def primer(
+    namespace: NamespaceOpt = None,
+    budget: Annotated[
+        int | None,
+        typer.Option(help="Hard budget in estimated tokens (default: fold.primer_tokens)."),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The block an agent loads at session start: each type's digest and what waits for a
+    human, within the budget, with raw-history tokens against primer tokens."""
+    with open_vault() as vault:
+        block = vault.primer(namespace=namespace, budget_tokens=budget)
+    data = block.to_dict()
+
+    def render() -> None:
+        typer.echo(block.text or "(nothing folded yet: run `memvault fold --apply`)")
+        console.print(
+            f"\n[dim]{block.tokens} of {block.budget_tokens} tokens (estimated)"
+            f"{', clipped' if block.clipped else ''}; covers {block.episodes_covered} episodes"
+            f" ({block.raw_tokens} tokens), ratio {block.ratio}x[/dim]"
+        )
+
+    emit(data, as_json, render)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(handle_errors(fold))
+    app.command()(handle_errors(primer))

@@ -1,0 +1,177 @@
+"""Folds and the session primer: one digest per memory type, rewritten in place within a
+hard budget; a second run reads nothing; a killed run resumes after its last committed
+batch; the primer stays within its budget whatever the history's length."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memvault import FixedClock, MemVault
+from memvault.embed import HashingEmbedder
+from memvault.errors import ConfigError, InvalidInputError
+from memvault.folds import clip, extractive_fold, tokens
+from memvault.llm import LiteLLMProvider
+
+T0 = datetime(2025, 1, 1, tzinfo=UTC)
+NOW = datetime(2025, 12, 1, tzinfo=UTC)
+
+
+def history(vault: MemVault, n: int, *, start: int = 0) -> None:
+    for i in range(start, start + n):
+        vault.write(
+            f"note {i}: the garden bed {i % 7} needs compost",
+            speaker="Maya",
+            session_id=f"s{i // 10}",
+            type="project" if i % 5 == 0 else "episodic",
+            now=T0 + timedelta(hours=i),
+        )
+
+
+def open_vault(path: Path, **kw: object) -> MemVault:
+    return MemVault.open(path, embedder=HashingEmbedder(), clock=FixedClock(NOW), **kw)
+
+
+def test_the_offline_fold_is_extractive_newest_first_and_within_budget() -> None:
+    digest = extractive_fold(
+        "- 2025-01-01 Maya: I live in Berlin.",
+        ["- 2025-06-01 Maya: I moved to Lisbon.", "- 2025-07-01 Maya: I live in Berlin."],
+        budget_tokens=40,
+    )
+    # a repeated statement keeps its newest date; newest first
+    assert digest.splitlines() == [
+        "- 2025-07-01 Maya: I live in Berlin.",
+        "- 2025-06-01 Maya: I moved to Lisbon.",
+    ]
+    long = [f"- 2025-01-{d:02d} note number {d} about something" for d in range(1, 29)]
+    assert tokens(extractive_fold("", long, budget_tokens=50)) <= 50
+    assert tokens(clip("word " * 500, 30)) <= 30
+
+
+def test_fold_twice_reads_nothing_the_second_time_and_the_primer_holds(tmp_path: Path) -> None:
+    with open_vault(tmp_path / "v.db", fold={"batch_notes": 8}) as vault:
+        history(vault, 30)
+        dry = vault.fold()
+        assert dry.per_type["episodic"]["new"] == 24 and dry.per_type["project"]["new"] == 6
+        assert dry.calls == 0
+        first = vault.fold(apply=True)
+        assert first.per_type["episodic"]["batches"] == 3  # 24 notes, 8 per call
+        assert first.per_type["project"]["batches"] == 1
+        assert vault.fold(apply=True).calls == 0  # nothing new: no call
+        history(vault, 5, start=30)
+        assert vault.fold(apply=True).per_type["episodic"]["new"] == 4
+        block = vault.primer(budget_tokens=120)
+        assert block.tokens <= 120
+        assert block.clipped  # 35 notes do not fit in 120 tokens
+        assert block.episodes_covered == 35
+        assert block.text.startswith("Work in progress")  # project before episodic
+        full = vault.primer()
+        assert "note 34" in full.text and full.ratio > 0
+        with pytest.raises(InvalidInputError, match="budget"):
+            vault.primer(budget_tokens=10)
+
+
+def test_a_dream_touching_old_episodes_does_not_fold_them_again(tmp_path: Path) -> None:
+    with open_vault(tmp_path / "v.db") as vault:
+        history(vault, 12)
+        vault.fold(apply=True)
+        vault.dream(apply=True, force=True)  # decays, merges: rewrites episodes (new seq)
+        hits = vault.recall("garden compost")
+        vault.record_access([h.id for h in hits])
+        assert vault.fold(apply=True).calls == 0
+
+
+def test_the_model_s_digest_is_clipped_to_the_budget(tmp_path: Path) -> None:
+    path = tmp_path / "v.db"
+    with open_vault(path) as vault:
+        history(vault, 10)
+    rambling = json.dumps({"digest": "\n".join(f"- 2025-01-01 point {i}" for i in range(500))})
+    llm = LiteLLMProvider("gpt-4o-mini", mock_response=rambling)
+    with open_vault(path, llm=llm, fold={"budget_tokens": 60}) as vault:
+        report = vault.fold(apply=True)
+        usage = llm.usage.snapshot()
+        (cell,) = vault.store.get_docs("default", "fold", ["episodic"])
+    assert usage["fold"]["calls"] == report.calls == 2  # one batch of each type written
+    assert tokens(cell.body["digest"]) <= 60
+    assert cell.body["digest"].startswith("- 2025-01-01 point 0")
+
+
+KILLER = textwrap.dedent(
+    """
+    import os, signal, sys
+    from datetime import datetime
+    from memvault import FixedClock, MemVault
+    from memvault.embed import HashingEmbedder
+    from memvault.folds import Folder
+
+    path, now = sys.argv[1], datetime.fromisoformat(sys.argv[2])
+    vault = MemVault.open(path, embedder=HashingEmbedder(), clock=FixedClock(now),
+                          fold={"batch_notes": 5})
+    folder = Folder(vault.store, vault.c.llm, vault.settings.fold)
+
+    def die(kind, done):
+        if kind == "episodic" and done == 2:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    folder.fold("default", now=now, apply=True, on_batch=die)
+    """
+)
+
+
+def test_a_killed_fold_resumes_after_its_last_committed_batch(tmp_path: Path) -> None:
+    path = tmp_path / "v.db"
+    with open_vault(path) as vault:
+        history(vault, 25)  # 20 episodic: four batches of five
+    done = subprocess.run(
+        [sys.executable, "-c", KILLER, str(path), NOW.isoformat()],
+        capture_output=True,
+        timeout=120,
+        env={**os.environ},
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr.decode()
+    with open_vault(path, fold={"batch_notes": 5}) as vault:
+        (cell,) = vault.store.get_docs("default", "fold", ["episodic"])
+        assert cell.body["episodes"] == 10  # two batches committed before the kill
+        resumed = vault.fold(apply=True)
+        assert resumed.per_type["episodic"] == {"new": 10, "batches": 2, "calls": 2}
+        (cell,) = vault.store.get_docs("default", "fold", ["episodic"])
+        assert cell.body["episodes"] == 20
+        assert vault.fold(apply=True).calls == 0
+
+
+def test_bad_fold_settings_are_refused_naming_the_setting(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="budget_tokens"):
+        open_vault(tmp_path / "v.db", fold={"budget_tokens": 0})
+    with pytest.raises(ConfigError, match="batch_notes"):
+        open_vault(tmp_path / "v.db", fold={"batch_notes": -1})
+
+
+def test_cli_fold_and_primer(tmp_path: Path) -> None:
+    path = tmp_path / "v.db"
+    with open_vault(path) as vault:
+        history(vault, 12)
+    from typer.testing import CliRunner
+
+    from memvault.cli.main import app
+
+    env = {"MEMVAULT_DB_PATH": str(path), "MEMVAULT_EMBEDDER": "hashing"}
+
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(app, list(args), env=env)
+
+    dry = json.loads(run("fold", "--json").stdout)
+    assert dry["applied"] is False and dry["types"]["episodic"]["new"] == 9
+    assert json.loads(run("fold", "--apply", "--json").stdout)["types"]["episodic"]["calls"] == 1
+    block = json.loads(run("primer", "--budget", "80", "--json").stdout)
+    assert block["primer_tokens"] <= 80 and block["episodes_covered"] == 12
+    bad = run("primer", "--budget", "5")
+    assert bad.exit_code == 2 and "budget" in bad.output
