@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 import statistics
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memvault.changes.workspace import Workspace
-from memvault.kg.store import Changes
 
 
-def orient(ws: Workspace, changes: Changes) -> dict[str, Any]:
+def orient(
+    ws: Workspace, ids: Mapping[str, Sequence[str]], deleted: Sequence[tuple[str, str]]
+) -> dict[str, Any]:
+    """``ids``: the records changed since the last dream, per kind (the workspace holds
+    them, so they are not read twice)."""
     sizes = [s.episode_count for s in ws.sessions.values()]
-    new_sessions = {e.session_id for e in changes.episodes if e.session_id}
+    changed = [ws.episodes[i] for i in ids["episode"] if i in ws.episodes]
+    new_sessions = {e.session_id for e in changed if e.session_id}
     return {
         "new": {
-            "episodes": len(changes.episodes),
-            "facts": len(changes.facts),
-            "entities": len(changes.entities),
+            "episodes": len(ids["episode"]),
+            "facts": len(ids["fact"]),
+            "entities": len(ids["entity"]),
             "sessions": len(new_sessions),
-            "deleted": len(changes.deleted),
+            "deleted": len(deleted),
         },
         "totals": {
             "episodes": len(ws.episodes),
@@ -33,5 +38,5 @@ def orient(ws: Workspace, changes: Changes) -> dict[str, Any]:
             "variance_episodes": round(statistics.pvariance(sizes), 3) if sizes else 0.0,
             "max_episodes": max(sizes, default=0),
         },
-        "new_episode_ids": sorted(e.id for e in changes.episodes),
+        "new_episode_ids": sorted(ids["episode"]),
     }

@@ -66,8 +66,8 @@ def load(run: Run, p: Parts) -> None:
 
 
 def orient_stage(run: Run, p: Parts) -> None:
-    changes = p.store.changed_since(run.namespace, run.watermark)
-    run.stages["orient"] = orient(run.ws, changes)
+    _, ids, deleted = p.store.changed_ids_since(run.namespace, run.watermark)
+    run.stages["orient"] = orient(run.ws, ids, deleted)
     run.new_ids = run.stages["orient"].pop("new_episode_ids")
 
 

@@ -226,6 +226,20 @@ class Store(ABC):
     @abstractmethod
     def changed_since(self, namespace: str, watermark: int) -> Changes: ...
 
+    def changed_ids_since(
+        self, namespace: str, watermark: int
+    ) -> tuple[int, dict[str, list[str]], list[tuple[RecordKind, str]]]:
+        """Like ``changed_since`` but only ids: (watermark, ids per record kind, deleted).
+        For readers that hold the records already; adapters may answer without parsing."""
+        c = self.changed_since(namespace, watermark)
+        ids = {
+            "episode": [e.id for e in c.episodes],
+            "fact": [f.id for f in c.facts],
+            "entity": [e.id for e in c.entities],
+            "session": [s.id for s in c.sessions],
+        }
+        return c.watermark, ids, c.deleted
+
     @abstractmethod
     def watermark(self, namespace: str) -> int: ...
 

@@ -65,17 +65,20 @@ class Ontology:
     predicates: dict[str, PredicateSpec] = field(default_factory=dict)
     opposites: frozenset[frozenset[str]] = frozenset()
     sources: tuple[str, ...] = ()
+    # predicate -> its spec, found once (a 100k-fact lint asks 300k times for a few hundred)
+    _found: dict[str, PredicateSpec | None] = field(default_factory=dict, compare=False, repr=False)
 
     def spec(self, predicate: str) -> PredicateSpec | None:
         """The exact entry, else the longest ``prefix_*`` pattern that matches."""
-        exact = self.predicates.get(predicate)
-        if exact is not None:
-            return exact
-        best: PredicateSpec | None = None
-        for name, spec in self.predicates.items():
-            matches = name.endswith("*") and predicate.startswith(name[:-1])
-            if matches and (best is None or len(name) > len(best.name)):
-                best = spec
+        if predicate in self._found:
+            return self._found[predicate]
+        best = self.predicates.get(predicate)
+        if best is None:
+            for name, spec in self.predicates.items():
+                matches = name.endswith("*") and predicate.startswith(name[:-1])
+                if matches and (best is None or len(name) > len(best.name)):
+                    best = spec
+        self._found[predicate] = best
         return best
 
     def flagged(self, flag: str) -> set[str]:

@@ -256,6 +256,9 @@ def test_changed_since_reports_upserts_and_deletes_after_a_watermark(store: Stor
     assert changes.deleted == [("episode", a.id)]
     assert changes.watermark == store.watermark(NS) > mark
     assert store.changed_since(NS, changes.watermark).episodes == []
+    mark_ids, ids, deleted = store.changed_ids_since(NS, mark)  # the same, ids only
+    assert (mark_ids, deleted) == (changes.watermark, changes.deleted)
+    assert ids == {"episode": [b.id], "fact": [], "entity": [ent.id], "session": []}
 
 
 def test_delete_entity_removes_names_and_mentions(store: Store) -> None:

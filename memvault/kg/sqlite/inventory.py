@@ -14,12 +14,13 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from memvault.clock import ensure_utc
-from memvault.kg.model import Entity, Episode, Fact, Mention, Session
+from memvault.kg.model import Entity, Episode, Fact, Mention, RecordKind, Session
 from memvault.kg.sqlite.sql import chunks as _chunks
 from memvault.kg.sqlite.sql import marks as _marks
 from memvault.kg.store import Changes, Doc
 
 M = TypeVar("M", bound=BaseModel)
+TABLES = {"episode": "episodes", "fact": "facts", "entity": "entities", "session": "sessions"}
 
 
 class Inventory:
@@ -59,6 +60,29 @@ class Inventory:
                 sessions=since("sessions", Session),
                 deleted=[(r[0], r[1]) for r in deleted],
             )
+
+    def changed_ids_since(
+        self, namespace: str, watermark: int
+    ) -> tuple[int, dict[str, list[str]], list[tuple[RecordKind, str]]]:
+        with self._lock:
+            mark = self.watermark(namespace)
+            ids = {
+                kind: [
+                    r[0]
+                    for r in self._read(
+                        f"SELECT id FROM {table} WHERE namespace = ? AND seq > ? AND seq <= ?"
+                        " ORDER BY seq, id",
+                        (namespace, watermark, mark),
+                    )
+                ]
+                for kind, table in TABLES.items()
+            }
+            deleted = self._read(
+                "SELECT kind, id FROM deletions WHERE namespace = ? AND seq > ? AND seq <= ?"
+                " ORDER BY seq",
+                (namespace, watermark, mark),
+            )
+            return mark, ids, [(r[0], r[1]) for r in deleted]
 
     def namespaces(self) -> list[str]:
         # names starting with "_" are memvault's own (e.g. API keys); never user data
