@@ -1,8 +1,10 @@
 """A namespace as JSONL: the logical dump, also the backup format.
 
-Line 1 is a header ``{"format": "memvault-dump", "version": 1, "namespace", "embedder",
-"dim"}``; each further line is ``{"type": session|entity|episode|mention|fact, "data": {...}}``
-or ``{"type": "vector", "kind", "id", "b64"}`` (float32, base64). Records come in a stable
+Line 1 is a header ``{"format": "memvault-dump", "version": 2, "namespace", "embedder",
+"dim"}``; each further line is ``{"type": session|entity|episode|mention|fact, "data": {...}}``,
+``{"type": "vector", "kind", "id", "b64"}`` (float32, base64) or, from version 2,
+``{"type": "fold", "id": memory type, "data": {...}}`` (a type's digest: ``memvault.folds``;
+imported with its watermark reset, which only bounds a scan). Records come in a stable
 order, so two dumps of the same state are byte-identical. Import validates every line
 before writing anything, reuses vectors when the embedder matches and re-embeds otherwise,
 and upserts by id in one transaction (importing the same dump twice changes nothing).
@@ -23,11 +25,13 @@ from pydantic import BaseModel, ValidationError
 
 from memvault.embed import Embedder
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
-from memvault.kg.model import Entity, Episode, Fact, Mention, Session, VectorKind
-from memvault.kg.store import Batch, Store, VectorRecord
+from memvault.kg.model import Entity, Episode, Fact, MemoryType, Mention, Session, VectorKind
+from memvault.kg.store import Batch, Doc, Store, VectorRecord
 
 FORMAT = "memvault-dump"
-VERSION = 1
+VERSION = 2
+READS = (1, 2)  # version 1 had no fold lines
+FOLD = "fold"  # the document kind memvault.folds keeps (one per memory type)
 _MODELS: dict[str, type[BaseModel]] = {
     "session": Session,
     "entity": Entity,
@@ -79,6 +83,12 @@ def export_namespace(
                         )
                         + "\n"
                     )
+    for doc in sorted(store.list_docs(namespace, FOLD, limit=100), key=lambda d: d.id):
+        if not doc.body.get("digest") and not doc.body.get("history"):
+            continue  # a type never folded into: only a watermark, meaningless elsewhere
+        counts["fold"] += 1
+        out.write(json.dumps({"type": "fold", "id": doc.id, "data": doc.body}, sort_keys=True))
+        out.write("\n")
     summary.counts = dict(counts)
     return summary
 
@@ -128,6 +138,7 @@ def import_namespace(
             "episode": len(batch.episodes),
             "mention": len(batch.mentions),
             "fact": len(batch.facts),
+            "fold": len(batch.docs),
         },
     )
     reuse = header.get("embedder") == embedder.name
@@ -158,11 +169,11 @@ def _header(number: int, line: str) -> dict[str, Any]:
         raise InvalidInputError(
             f"not a memvault dump header (expected format {FORMAT!r})", field=f"line {number}"
         )
-    if header.get("version") != VERSION:
+    if header.get("version") not in READS:
         raise InvalidInputError(
             f"dump version {header.get('version')!r} is not supported",
             field=f"line {number}",
-            hint=f"this memvault reads {VERSION}",
+            hint=f"this memvault reads versions {', '.join(map(str, READS))}",
         )
     return header
 
@@ -204,11 +215,23 @@ def _load_line(
         raw = np.frombuffer(base64.b64decode(item["b64"], validate=True), dtype=np.float32)
         vectors[(item["kind"], rekey(item["id"]) if rekey else item["id"])] = raw
         return
+    if kind == FOLD:
+        batch.docs.append(_fold_doc(item))
+        return
     model = _MODELS.get(kind or "")
     if model is None:
         raise ValueError(f"unknown record type {kind!r}")
     data = _rekeyed(kind or "", item["data"], rekey) if rekey else item["data"]
     batch.add(model.model_validate({**data, "namespace": target}))  # type: ignore[arg-type]
+
+
+def _fold_doc(item: dict[str, Any]) -> Doc:
+    body = item["data"]
+    memory_type = MemoryType(item["id"])  # ValueError names a type that does not exist
+    if not isinstance(body, dict) or not isinstance(body.get("digest"), str):
+        raise ValueError("a fold needs data with a text 'digest'")
+    # the seq watermark belongs to the store it came from; the cursor (write times) stays
+    return Doc(kind=FOLD, id=memory_type.value, body={**body, "watermark": 0})
 
 
 def _short(exc: Exception) -> str:

@@ -18,7 +18,7 @@ import pytest
 
 from memvault import FixedClock, MemVault
 from memvault.embed import HashingEmbedder
-from memvault.errors import ConfigError, InvalidInputError
+from memvault.errors import ConfigError, InvalidBatchError, InvalidInputError
 from memvault.folds import clip, extractive_fold, tokens
 from memvault.llm import LiteLLMProvider
 
@@ -175,3 +175,35 @@ def test_cli_fold_and_primer(tmp_path: Path) -> None:
     assert block["primer_tokens"] <= 80 and block["episodes_covered"] == 12
     bad = run("primer", "--budget", "5")
     assert bad.exit_code == 2 and "budget" in bad.output
+
+
+def test_digests_travel_in_the_logical_dump(tmp_path: Path) -> None:
+    import io
+
+    with open_vault(tmp_path / "v.db") as vault:
+        history(vault, 20)
+        vault.fold(apply=True)
+        text = vault.primer().text
+        out = io.StringIO()
+        vault.export(out)
+    dump = out.getvalue()
+    lines = dump.splitlines()
+    assert json.loads(lines[0])["version"] == 2
+    folds = [json.loads(x) for x in lines if '"type": "fold"' in x]
+    assert [f["id"] for f in folds] == ["episodic", "project"]  # sorted, one per folded type
+    with open_vault(tmp_path / "copy.db") as copy:
+        summary = copy.import_(io.StringIO(dump))
+        assert summary.counts["fold"] == 2
+        assert copy.primer().text == text
+        assert copy.fold(apply=True).calls == 0  # the cursor came along: nothing is new
+        copy.import_(io.StringIO(dump), namespace="elsewhere")
+        assert copy.primer(namespace="elsewhere").text == text
+    bad = [*lines, json.dumps({"type": "fold", "id": "mood", "data": {"digest": "x"}})]
+    with open_vault(tmp_path / "third.db") as other, pytest.raises(InvalidBatchError) as err:
+        other.import_(io.StringIO("\n".join(bad)))
+    assert err.value.problems[0].where == f"line {len(bad)}"
+    # a dump written before folds existed (version 1) still imports
+    v1 = [json.dumps({**json.loads(lines[0]), "version": 1})]
+    v1 += [x for x in lines[1:] if '"type": "fold"' not in x]
+    with open_vault(tmp_path / "fourth.db") as old:
+        assert old.import_(io.StringIO("\n".join(v1))).counts["fold"] == 0

@@ -160,8 +160,8 @@ class Ann:
             tmp = final.with_suffix(f".tmp{os.getpid()}")
             self.index.save(str(tmp))
             os.replace(tmp, final)
-            for old in self.directory.glob(f"{self._stem()}*.usearch"):
-                if old != final:
+            for seq, old in self._saved():
+                if seq < self.seq:  # a newer one another process saved stays
                     with contextlib.suppress(OSError):
                         old.unlink()
         except OSError as exc:  # a cache: recall works without it, the next process rebuilds
@@ -169,17 +169,23 @@ class Ann:
             return
         self.saved_seq, self.unsaved = self.seq, 0
 
+    def _saved(self) -> list[tuple[int, Path]]:
+        """Saved files of this index, oldest first, by the seq in their names."""
+        if self.directory is None or not self.directory.is_dir():
+            return []
+        found = []
+        for p in self.directory.glob(f"{self._stem()}*.usearch"):
+            tail = p.stem.rsplit("-", 1)[1]
+            if tail.isdigit():
+                found.append((int(tail), p))
+        return sorted(found)
+
     def load(self, conn: sqlite3.Connection, seq: int) -> bool:
         """Restore the newest saved index no newer than the table and reconcile it with the
         table; False when there is none or it does not belong to this table."""
         if self.directory is None:
             return False
-        saved = sorted(
-            (int(p.stem.rsplit("-", 1)[1]), p)
-            for p in self.directory.glob(f"{self._stem()}*.usearch")
-            if p.stem.rsplit("-", 1)[1].isdigit()
-        )
-        usable = [(s, p) for s, p in saved if s <= seq]
+        usable = [(s, p) for s, p in self._saved() if s <= seq]
         if not usable:
             return False
         saved_seq, path = usable[-1]
