@@ -23,6 +23,8 @@ class Candidates:
         self.episodes: dict[str, Episode] = {}
         self.facts: dict[str, Fact] = {}
         self.query_entities: list[Entity] = []
+        # (signal, key) -> the episode whose score lent that lift (context, session)
+        self.lent: dict[tuple[str, Key], str] = {}
 
     def add_channel(self, name: str, kind: str, ranked: Sequence[tuple[str, float]]) -> None:
         for rank, (rid, score) in enumerate(ranked, start=1):

@@ -73,6 +73,7 @@ class Recaller:
         score = self._actor_bonus(c, score, self._named(c))
         score = self._session(c, score)
         verdicts = self._currency(c, query, vector, at, score, k)
+        self._discount_lent(c, score, verdicts)
         return self._score(c, score, at, verdicts, k)
 
     def _embed_query(self, query: str) -> np.ndarray:
@@ -230,6 +231,7 @@ class Recaller:
                 lift = weight * base.get(("episode", anchor_id), 0.0)
                 if lift > c.signal["context"].get(("episode", i), 0.0):
                     c.signal["context"][("episode", i)] = lift
+                    c.lent[("context", ("episode", i))] = anchor_id
         for key, lift in c.signal["context"].items():
             score[key] = score.get(key, 0.0) + lift
         return score
@@ -239,17 +241,32 @@ class Recaller:
         if weight <= 0:
             return score
         best: dict[str, float] = defaultdict(float)
+        source: dict[str, str] = {}
         for (kind, rid), value in score.items():
             e = c.episodes.get(rid) if kind == "episode" else None
-            if e is not None and e.session_id is not None:
-                best[e.session_id] = max(best[e.session_id], value)
+            if e is not None and e.session_id is not None and value > best[e.session_id]:
+                best[e.session_id], source[e.session_id] = value, rid
         out = dict(score)
         for key in score:
             e = c.episodes.get(key[1]) if key[0] == "episode" else None
             if e is not None and e.session_id is not None:
                 c.signal["session"][key] = weight * best[e.session_id]
                 out[key] += c.signal["session"][key]
+                if e.session_id in source:
+                    c.lent[("session", key)] = source[e.session_id]
         return out
+
+    @staticmethod
+    def _discount_lent(c: Candidates, score: dict[Key, float], verdicts: Assessment) -> None:
+        """A lift lent by a statement that was replaced shrinks with it: the turn next to
+        "I live in Berlin" must not rise on Berlin's relevance once Lisbon replaced it."""
+        for (signal, key), anchor in c.lent.items():
+            v = verdicts.episodes.get(anchor)
+            if v is None or v.factor >= 1.0 or key[1] == anchor:
+                continue
+            lent = c.signal[signal].get(key, 0.0)
+            score[key] = score.get(key, 0.0) - lent * (1.0 - v.factor)
+            c.signal[signal][key] = lent * v.factor
 
     # -- currency ---------------------------------------------------------------------------
     def _currency(

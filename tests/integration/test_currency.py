@@ -108,3 +108,34 @@ def test_a_person_who_moved_twice_gets_the_current_fact_first_after_the_dream(
     assert hits[0].kind == "fact" and hits[0].text.endswith("Rome")
     texts = [h.text for h in hits]
     assert _pos(texts, "I live in Rome.") < _pos(texts, "I live in Oslo.")
+
+
+def test_a_replaced_statement_lends_no_lift_to_its_neighbours(vault: MemVault) -> None:
+    """The turn after "I live in Berlin" rose on Berlin's relevance (context and session
+    lifts) even once Lisbon replaced it; a lift now shrinks with the statement that lent it."""
+    from memvault.demo import demo_items
+
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    for at, items in demo_items():  # sessions of several turns, Berlin's among them
+        vault.write_many(items, namespace="maya", now=at)
+    vault.dream(namespace="maya", apply=True, force=True, now=now)
+    hits = vault.recall(Q, namespace="maya", k=20, now=now)
+    berlin = next(h for h in hits if "live in Berlin" in h.text)
+    assert berlin.explanation.factors.currency < 1.0
+    same_session = [
+        h
+        for h in hits
+        if h.kind == "episode"
+        and h.id != berlin.id
+        and h.episode is not None
+        and berlin.episode is not None
+        and h.episode.session_id == berlin.episode.session_id
+    ]
+    assert same_session
+    vault.settings.recall.currency = False  # the lifts as they were, undiscounted
+    plain = {h.id: h for h in vault.recall(Q, namespace="maya", k=20, now=now)}
+    for h in same_session:
+        lifted = plain[h.id].explanation.signals
+        now = h.explanation.signals
+        assert now.get("session", 0.0) < lifted.get("session", 0.0)
+        assert now.get("context", 0.0) <= lifted.get("context", 0.0)
