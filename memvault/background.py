@@ -141,11 +141,11 @@ class Background:
         from memvault.errors import InvalidInputError
 
         budget = self.settings.fold.primer_tokens if budget_tokens is None else budget_tokens
-        if budget < 50:
+        if budget < primer.MIN_TOKENS:
             raise InvalidInputError(
                 f"a primer budget of {budget} tokens cannot hold a digest",
                 field="budget",
-                hint="give at least 50 tokens",
+                hint=f"give at least {primer.MIN_TOKENS} tokens",
             )
         return primer.build(self.store, self.ns(namespace), budget_tokens=budget)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memvault.changes import queue
-from memvault.folds import cells, clip, tokens
+from memvault.folds import CHARS_PER_TOKEN, cells, clip, tokens
 from memvault.kg.model import MemoryType
 from memvault.kg.store import Store
 
@@ -34,6 +34,7 @@ TITLES = {
     MemoryType.EPISODIC: "What happened",
 }
 WAITING = 100  # review items and discoveries are counted up to this many
+MIN_TOKENS = 50  # less cannot hold a section title and one line
 
 
 @dataclass
@@ -80,7 +81,7 @@ def build(store: Store, namespace: str, *, budget_tokens: int) -> Primer:
     unseen = len(queue.inbox(store, namespace, "unseen", WAITING))
     out = Primer(namespace=namespace, text="", budget_tokens=budget_tokens)
     out.pending_review, out.unseen_discoveries = pending, unseen
-    out.raw_tokens = sum(-(-c.raw_chars // 4) for c in state.values())
+    out.raw_tokens = -(-sum(c.raw_chars for c in state.values()) // CHARS_PER_TOKEN)
     out.episodes_covered = sum(c.episodes for c in state.values())
 
     blocks: list[tuple[str, str]] = []

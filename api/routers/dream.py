@@ -11,6 +11,7 @@ from api.deps import Jobs, Limit, Namespace, Offset, Vault, first, paged
 from api.schemas import DreamIn, FoldIn, IdsIn, LintIn, Page, RejectIn, UndoIn
 from memvault.errors import NotFoundError
 from memvault.jobs import dream_namespace
+from memvault.primer import MIN_TOKENS
 
 router = APIRouter(prefix="/v1/ns/{namespace}", tags=["dream"])
 RunId = Annotated[str, Path(max_length=128)]
@@ -132,7 +133,7 @@ def fold(body: FoldIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
 def primer(
     ns: Namespace,
     vault: Vault,
-    budget: Annotated[int | None, Query(ge=50, le=100_000)] = None,
+    budget: Annotated[int | None, Query(ge=MIN_TOKENS, le=100_000)] = None,
 ) -> dict[str, Any]:
     """The block an agent loads at session start, within ``budget`` estimated tokens."""
     return vault.primer(namespace=ns, budget_tokens=budget).to_dict()

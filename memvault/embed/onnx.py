@@ -45,7 +45,6 @@ class OnnxEmbedder:
 
     def __init__(self, cache_dir: Path, *, model_path: str | None = None, batch_size: int = 32):
         self.name = "all-MiniLM-L6-v2"
-        self.runtime = "onnx"
         self.cache_dir = Path(cache_dir)
         self.batch_size = batch_size
         self._model_path = model_path

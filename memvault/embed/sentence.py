@@ -34,7 +34,6 @@ class SentenceTransformerEmbedder:
 
     def __init__(self, *, model_path: str | None = None, batch_size: int = 64):
         self.name = "all-MiniLM-L6-v2"
-        self.runtime = "torch"
         self.batch_size = batch_size
         self._model_path = model_path
         self._model: Any = None

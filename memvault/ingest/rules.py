@@ -21,8 +21,14 @@ _STOP_WORDS = (
 )
 _END = rf"(?=\s+(?:{_STOP_WORDS})\b|[.,!?;:()\"]|$)"
 # a named thing (a place, an organisation) ends before "for", "with", "until" too: "in Lisbon
-# with my partner", "to Madrid for good"; a description does not ("short answers with code")
-_END_ENTITY = rf"(?=\s+(?:{_STOP_WORDS}|for|with|until)\b|[.,!?;:()\"]|$)"
+# with my partner", "to Madrid for good"; a description does not ("short answers with code");
+# nor does it run on into a date: "moved to Braga in January", "started at Contoso in 2024"
+_WHEN = (
+    r"(?:in|on|by|during|from) (?:the )?(?:january|february|march|april|may|june|july|"
+    r"august|september|october|november|december|spring|summer|autumn|fall|winter|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d{4})"
+)
+_END_ENTITY = rf"(?=\s+(?:{_STOP_WORDS}|for|with|until|{_WHEN})\b|[.,!?;:()\"]|$)"
 _INTENS = r"(?:really |also |still |absolutely |just |totally |so )?"
 
 

@@ -62,6 +62,10 @@ def test_object_entities_are_listed() -> None:
         ("Quick note: I'm vegetarian now.", ("diet", "vegetarian")),
         ("I decided to go vegan this month.", ("diet", "vegan")),
         ("I live in Lisbon with my partner.", ("lives_in", "Lisbon")),
+        # a place does not run on into the date of the move
+        ("We moved to Braga in January, the commute is longer now.", ("lives_in", "Braga")),
+        ("I started at Contoso Health in 2024.", ("works_at", "Contoso Health")),
+        ("I moved to New York on Monday.", ("lives_in", "New York")),
     ],
 )
 def test_common_update_phrasings(text: str, expected: tuple[str, str]) -> None:

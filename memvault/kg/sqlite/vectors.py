@@ -94,11 +94,12 @@ class VectorCache:
         self, conn: sqlite3.Connection, namespace: str, kind: str, query: np.ndarray, k: int
     ) -> list[tuple[str, float]]:
         q = unit(query)
-        index = self._ann(conn, namespace, kind, q.shape[0])
+        gen, seq = _state(conn, namespace, kind)  # read once per search, for either path
+        index = self._ann(conn, namespace, kind, q.shape[0], seq)
         if index is not None:
             self._check_dim(q, index.dim)
             return index.search(q, k)
-        m = self._fresh(conn, namespace, kind)
+        m = self._fresh(conn, namespace, kind, gen, seq)
         if m.n == 0 or k <= 0:
             return []
         self._check_dim(q, m.data.shape[1])
@@ -119,11 +120,12 @@ class VectorCache:
                 hint="recall with the embedder the namespace was written with",
             )
 
-    def _ann(self, conn: sqlite3.Connection, namespace: str, kind: str, dim: int) -> ann.Ann | None:
+    def _ann(
+        self, conn: sqlite3.Connection, namespace: str, kind: str, dim: int, seq: int
+    ) -> ann.Ann | None:
         """The approximate index, caught up with the table, once the namespace is large
         enough (or one was saved for it); None while exact search is the right tool."""
         key = (namespace, kind)
-        seq = _state(conn, namespace, kind)[1]
         index = self._anns.get(key)
         if index is not None:
             index.catch_up(conn, seq)
@@ -164,8 +166,9 @@ class VectorCache:
             directory=o.directory,
         )
 
-    def _fresh(self, conn: sqlite3.Connection, namespace: str, kind: str) -> _Matrix:
-        gen, seq = _state(conn, namespace, kind)
+    def _fresh(
+        self, conn: sqlite3.Connection, namespace: str, kind: str, gen: int, seq: int
+    ) -> _Matrix:
         key = (namespace, kind)
         m = self._matrices.get(key)
         if m is None or m.gen != gen:
