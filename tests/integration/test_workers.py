@@ -169,7 +169,9 @@ def test_beat_fans_out_one_dream_per_namespace_whose_gate_is_open(stack: dict[st
         vault = open_vault(stack)
         runs = {ns: vault.dream_runs(namespace=ns) for ns in ("due-a", "due-b", "quiet")}
         vault.close()
-        if runs["due-a"] and runs["due-b"]:
+        # a run shows "applying" while the worker applies it: wait for both to finish
+        done = [r for ns in ("due-a", "due-b") for r in runs[ns] if r["status"] != "applying"]
+        if runs["due-a"] and runs["due-b"] and len(done) == len(runs["due-a"] + runs["due-b"]):
             break
         time.sleep(0.5)
     assert [r["status"] for r in runs["due-a"]] == ["applied"]
