@@ -80,6 +80,10 @@ class FoldIn(Strict):
     rebuild: bool = Field(default=False, description="Start every digest over (with apply).")
 
 
+class LifecycleIn(Strict):
+    apply: bool = Field(default=False, description="False: a dry run, what it would do.")
+
+
 class LintIn(Strict):
     levels: list[Level] = Field(default_factory=lambda: list(LEVELS), min_length=1)
     propose: bool = Field(

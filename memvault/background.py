@@ -117,6 +117,55 @@ class Background:
         """Pending review items past their due date get a new one (their history says so)."""
         return self.dreamer.queue.requeue_overdue(self.ns(namespace), self.now(now))
 
+    # -- tiers ---------------------------------------------------------------------------------
+    def tiers(
+        self, *, namespace: str | None = None, apply: bool = False, now: datetime | None = None
+    ) -> dict[str, Any]:
+        """Episodes per type, tier and level (full / digest / headline), and what the tier
+        stage moves now. Without ``apply`` nothing is written; with it the moves are a run of
+        their own (``run_id``; :meth:`undo_dream` undoes it while the journal keeps the
+        dropped text: ``dream.tiers.journal_retention_days``)."""
+        ns = self.ns(namespace)
+        result = self.dreamer.tiers(ns, now=self.now(now), apply=apply)
+        plan = result.plan
+        return {
+            "namespace": ns,
+            "status": result.status,
+            "run_id": result.run_id if result.status == "applied" else None,
+            "counts": self.store.tier_counts(ns),
+            "next": result.report["stages"]["tiers"],
+            "to_review": result.report["to_review"],
+            "moves": [
+                {
+                    "id": c.target_id,
+                    "op": c.op,
+                    "why": c.reasons[0].why if c.reasons else "",
+                }
+                for c in (plan.changes if plan else [])
+            ],
+        }
+
+    def janitor(
+        self, *, namespace: str | None = None, apply: bool = False, now: datetime | None = None
+    ) -> dict[str, Any]:
+        """The hygiene janitor now, whatever ``dream.hygiene.schedule`` says, then prune and
+        tiers (the episodes past the TTL go to the tiers): what it finds, and with ``apply``
+        a run of its own (undoable) and the janitor's snapshot written."""
+        ns = self.ns(namespace)
+        result = self.dreamer.janitor(ns, now=self.now(now), apply=apply)
+        stages = result.report["stages"]
+        return {
+            "namespace": ns,
+            "status": result.status,
+            "run_id": result.run_id if result.status == "applied" else None,
+            "janitor": stages["janitor"],
+            "prune": stages["prune"],
+            "tiers": stages["tiers"],
+            "changes": result.report["changes"],
+            "to_review": result.report["to_review"],
+            "snapshot": self.dreamer.janitor_snapshot(ns),
+        }
+
     # -- folds and the primer --------------------------------------------------------------------
     def fold(
         self,

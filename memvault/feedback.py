@@ -1,9 +1,11 @@
 """Feedback and access: what callers say about memories after recall, as one service the
 SDK, the CLI and the API share.
 
-- ``access``: the memory was put into a prompt (counts; the access boost and the
-  anti-stickiness read it);
-- ``reinforce`` / ``correct``: the user confirmed it helped (it resists decay);
+- ``access``: the memory was put into a prompt (counts; the access boost, the
+  anti-stickiness and the half-life stretch read it); an episode moves back to the hot tier,
+  keeping its digest if it has one (compression is one way);
+- ``reinforce`` / ``correct``: the user confirmed it helped (it resists decay; an episode
+  moves back to hot, as above);
 - ``up`` / ``down``: importance ±0.1 (clamped to 0..1);
 - ``incorrect``: a fact is retired (vault time: ``expired_at``), an episode's importance
   drops to 0.
@@ -18,7 +20,7 @@ from datetime import datetime
 from typing import Literal
 
 from memvault.errors import InvalidInputError, NotFoundError
-from memvault.kg.model import Episode, Fact
+from memvault.kg.model import Episode, Fact, Tier
 from memvault.kg.store import Batch, Store
 
 Signal = Literal["access", "reinforce", "up", "down", "correct", "incorrect"]
@@ -64,6 +66,8 @@ class Feedback:
 
 
 def _judge(r: Episode | Fact, signal: str, at: datetime) -> None:
+    if signal in ("access", "reinforce", "correct") and isinstance(r, Episode):
+        r.tier = Tier.HOT  # used again: warmer, but a digest stays a digest
     if signal == "access":
         r.access_count += 1
         r.last_accessed = at

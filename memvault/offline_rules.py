@@ -11,7 +11,14 @@ from typing import Any
 from pydantic import BaseModel
 
 from memvault.llm.offline import Handler
-from memvault.llm.prompts import CommunitySummaries, CommunitySummary, FoldDigest, Verdicts
+from memvault.llm.prompts import (
+    CommunitySummaries,
+    CommunitySummary,
+    Digests,
+    DigestText,
+    FoldDigest,
+    Verdicts,
+)
 
 
 def _extract(inputs: Mapping[str, Any]) -> BaseModel:
@@ -58,6 +65,17 @@ def _fold(inputs: Mapping[str, Any]) -> BaseModel:
     return FoldDigest(digest=digest)
 
 
+def _digest(inputs: Mapping[str, Any]) -> BaseModel:
+    from memvault.lifecycle.tiers import extractive_digest
+
+    return Digests(
+        digests=[
+            DigestText(id=i["id"], text=extractive_digest(i["text"], i["limit_chars"]))
+            for i in inputs["items"]
+        ]
+    )
+
+
 def offline_handlers() -> dict[str, Handler]:
     return {
         "extract": _extract,
@@ -66,4 +84,5 @@ def offline_handlers() -> dict[str, Handler]:
         "lint_contradictions": _lint_contradictions,
         "summarize_communities": _summarize_communities,
         "fold": _fold,
+        "digest": _digest,
     }

@@ -110,6 +110,7 @@ class MemVault(Background):
             content = decode(content)
         ns = self.ns(namespace)
         result = self.writer.write_episodes(ns, [{"content": content, **fields}], now=self.now(now))
+        self._captured(ns, now)
         return self.store.get_episodes(ns, result.episode_ids)[0]
 
     def write_many(
@@ -121,9 +122,15 @@ class MemVault(Background):
         labels: Sequence[str] | None = None,
     ) -> WriteResult:
         """Write a batch in one transaction: all of it, or (on any invalid item) none."""
-        return self.writer.write_episodes(
-            self.ns(namespace), items, now=self.now(now), labels=labels
-        )
+        ns = self.ns(namespace)
+        result = self.writer.write_episodes(ns, items, now=self.now(now), labels=labels)
+        self._captured(ns, now)
+        return result
+
+    def _captured(self, namespace: str, now: datetime | None) -> None:
+        """The janitor's ``onCapture`` schedule: a run once enough was written since its last."""
+        if self.settings.dream.hygiene.schedule == "onCapture":
+            self.dreamer.capture(namespace, self.now(now))
 
     def add_fact(
         self,
@@ -239,7 +246,20 @@ class MemVault(Background):
 
     def stats(self, *, namespace: str | None = None) -> dict[str, Any]:
         ns = self.ns(namespace)
-        return {"namespace": ns, **self.store.counts(ns), "watermark": self.store.watermark(ns)}
+        tiers: dict[str, int] = {}
+        levels: dict[str, int] = {}
+        for cell in self.store.tier_counts(ns):
+            tiers[cell["tier"]] = tiers.get(cell["tier"], 0) + cell["episodes"]
+            levels[cell["level"]] = levels.get(cell["level"], 0) + cell["episodes"]
+        return {
+            "namespace": ns,
+            **self.store.counts(ns),
+            "watermark": self.store.watermark(ns),
+            "tiers": tiers,
+            "digests": levels.get("digest", 0),
+            "headlines": levels.get("headline", 0),
+            "janitor": self.dreamer.janitor_snapshot(ns),
+        }
 
     def namespaces(self) -> list[str]:
         return self.store.namespaces()

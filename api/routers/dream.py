@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query, Response
 
 from api.deps import Jobs, Limit, Namespace, Offset, Vault, first, paged
-from api.schemas import DreamIn, FoldIn, IdsIn, LintIn, Page, RejectIn, UndoIn
+from api.schemas import DreamIn, FoldIn, IdsIn, LifecycleIn, LintIn, Page, RejectIn, UndoIn
 from memvault.errors import NotFoundError
 from memvault.jobs import dream_namespace
 from memvault.primer import MIN_TOKENS
@@ -127,6 +127,19 @@ def fold(body: FoldIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
     """Fold new episodes into each memory type's digest (a dry run unless ``apply``)."""
     report = vault.fold(namespace=ns, apply=body.apply, rebuild=body.rebuild)
     return {"namespace": ns, "applied": report.applied, "types": report.per_type}
+
+
+@router.post("/tiers")
+def tiers(body: LifecycleIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
+    """Episodes per type, tier and level, and the tier moves (applied as an undoable run of
+    their own with ``apply``; cold and frozen drop text one way: docs/tiers.md)."""
+    return vault.tiers(namespace=ns, apply=body.apply)
+
+
+@router.post("/janitor")
+def janitor(body: LifecycleIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
+    """The hygiene janitor now, then prune and tiers (a dry run unless ``apply``)."""
+    return vault.janitor(namespace=ns, apply=body.apply)
 
 
 @router.get("/primer")

@@ -33,7 +33,7 @@ from memvault.kg.model import Mention, VectorKind, new_id
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
 
 RUN, JOURNAL, REVIEW = "dream_run", "dream_journal", "review"
-PENDING, PROGRESS = "dream_pending", "dream_progress"  # written once; small, per chunk
+PENDING, PROGRESS = "dream_pending", "dream_progress"  # cleared once applied; per chunk
 COMMUNITIES = "communities"  # the Leiden partition each run saw, with members
 DISCOVERY = "discovery"  # inbox items: unseen → seen | dismissed
 _TEXT = {"episode": ("content", "speaker"), "fact": ("statement",), "entity": ("name",)}
@@ -182,7 +182,11 @@ class Applier:
         self.store.apply(
             Batch(
                 namespace=namespace,
-                docs=[Doc(RUN, run_id, body, status="applied", created_at=doc.created_at)],
+                docs=[
+                    Doc(RUN, run_id, body, status="applied", created_at=doc.created_at),
+                    # only a resume reads the recorded changes: the journal has what undo needs
+                    Doc(PENDING, run_id, {"changes": [], "applied": True}),
+                ],
             )
         )
         return result

@@ -152,6 +152,8 @@ def recall(
             "id": h.id,
             "score": round(h.score, 6),
             "text": h.text,
+            **({"tier": h.tier.value} if h.tier else {}),
+            **({"digest": h.digest} if h.digest else {}),
             **(
                 {"explanation": h.explanation.model_dump(mode="json"), "why": h.explanation.text()}
                 if explain or as_json
@@ -173,6 +175,8 @@ def recall(
         table = Table("#", "score", "kind", "memory", "id", show_lines=explain)
         for i, h in enumerate(hits, start=1):
             text = escape(h.text) + (f"\n[dim]{escape(h.explanation.text())}[/]" if explain else "")
+            if h.digest:  # what one-way compression left, never the original
+                text = f"[dim]({h.tier} · {h.digest})[/] {text}"
             table.add_row(str(i), f"{h.score:.4f}", h.kind, text, h.id[:12])
         console.print(table)
 
@@ -274,12 +278,21 @@ def stats(
         if not rows:
             console.print("the vault is empty")
             return
-        table = Table(*rows[0].keys())
-        for r in rows:
-            table.add_row(*(str(v) for v in r.values()))
-        console.print(table)
+        for r in rows:  # one narrow table per namespace: it reads in any terminal
+            table = Table("", str(r["namespace"]), show_header=True)
+            for key, value in r.items():
+                if key != "namespace":
+                    table.add_row(key, _cell(value))
+            console.print(table)
 
     emit(rows if all_namespaces else rows[0], as_json, render)
+
+
+def _cell(v: object) -> str:
+    """A table cell: a dict as 'key value' pairs (a list as its length), else the value."""
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {len(n) if isinstance(n, list) else n}" for k, n in v.items())
+    return "-" if v is None else str(v)
 
 
 # Commands with more moving parts live in their own modules.
@@ -290,6 +303,7 @@ from memvault.cli import (  # noqa: E402
     eval_cmd,
     fold_cmd,
     graph_cmd,
+    lifecycle_cmd,
     lint_cmd,
     serve_cmd,
 )
@@ -298,6 +312,7 @@ data_cmds.register(app)
 demo_cmd.register(app)
 fold_cmd.register(app)
 serve_cmd.register(app)
+lifecycle_cmd.register(app)
 app.add_typer(eval_cmd.app, name="eval")
 app.add_typer(dream_cmd.dream_app, name="dream")
 app.add_typer(dream_cmd.review_app, name="review")

@@ -17,6 +17,7 @@ from memvault.config.dream import (
     HygieneSettings,
     MaintenanceSettings,
     ReviewSettings,
+    TierSettings,
 )
 from memvault.kg.model import MemoryType
 
@@ -35,6 +36,7 @@ __all__ = [
     "ReviewSettings",
     "ServerSettings",
     "Settings",
+    "TierSettings",
 ]
 
 DEFAULT_SECRET = "change-me"
@@ -88,6 +90,16 @@ class RecallSettings(BaseModel):
     currency_max_facts: int = Field(default=5000, ge=1, description="Facts read per recall.")
     access_boost_step: float = Field(default=0.1, ge=0)
     access_boost_cap: int = Field(default=10, ge=0)
+    age_decay: bool = Field(
+        default=True,
+        description="false: no age decay in ranking (set by dream.hygiene.confidence_decay).",
+    )
+    access_stretch_cap: float = Field(
+        default=10.0, ge=1, description="Use stretches a memory's half-life up to this many times."
+    )
+    access_fade_days: float = Field(
+        default=30.0, gt=0, description="Days without use over which that stretch fades back to 1."
+    )
     sticky_min_access: int = Field(default=5, ge=0)
     sticky_base: float = Field(default=0.95, gt=0, le=1)
     sticky_offset: float = Field(default=3.0, ge=0)
@@ -344,6 +356,14 @@ class Settings(BaseSettings):
     graph: GraphSettings = Field(default_factory=GraphSettings)
     lint: LintSettings = Field(default_factory=LintSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
+
+    @model_validator(mode="after")
+    def _one_switch_for_decay(self) -> Settings:
+        """The janitor's ``confidence_decay`` and recall's ranking age memories alike: off
+        for one is off for both."""
+        if not self.dream.hygiene.confidence_decay:
+            self.recall.age_decay = False
+        return self
 
     @model_validator(mode="after")
     def _server_needs_secrets(self) -> Settings:

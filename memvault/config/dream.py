@@ -1,11 +1,14 @@
 """The dream's settings (``MEMVAULT_DREAM__*``): its gate, consolidation and routing, review
-governance, maintenance and the hygiene janitor."""
+governance, maintenance, the hygiene janitor and the tiers."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
+
+from memvault.kg.model import MemoryType
 
 
 class GateSettings(BaseModel):
@@ -102,6 +105,18 @@ class HygieneSettings(BaseModel):
         default="or", description="Expire when over the turn count OR (AND) older than ttl_days."
     )
     permanent_stale_days: float = Field(default=180.0, gt=0)
+    schedule: Literal["onConsolidation", "onCapture", "manual"] = Field(
+        default="onConsolidation",
+        description="When the janitor runs: inside each dream, after writes, or on demand.",
+    )
+    capture_every_turns: int = Field(
+        default=50, ge=1, description="onCapture: run once this many episodes were written since."
+    )
+    confidence_decay: bool = Field(
+        default=True,
+        description="false: facts never lose confidence with time (no cull) and recall ranks "
+        "without age decay.",
+    )
 
 
 class ReviewSettings(BaseModel):
@@ -130,9 +145,68 @@ class ReviewSettings(BaseModel):
         return self
 
 
+TierDays = tuple[float, float, float | None]
+
+
+def _tier_days() -> dict[MemoryType, TierDays]:
+    return {
+        MemoryType.EPISODIC: (7.0, 60.0, 365.0),
+        MemoryType.PROJECT: (7.0, 90.0, 365.0),
+        MemoryType.REFERENCE: (30.0, 180.0, 730.0),
+        MemoryType.FEEDBACK: (30.0, 365.0, None),
+        MemoryType.USER: (30.0, 365.0, None),
+    }
+
+
+class TierSettings(BaseModel):
+    """How episodes move down hot → warm → cold → frozen, and what of them remains
+    (docs/tiers.md). Moving to cold replaces the text with a digest, to frozen with a
+    headline: one way."""
+
+    enabled: bool = True
+    after_days: dict[MemoryType, TierDays] = Field(
+        default_factory=_tier_days,
+        description="Per type: days without use before warm, cold, frozen (null: never frozen).",
+    )
+    digest_chars: int = Field(default=400, ge=40, le=400, description="A cold digest's limit.")
+    headline_chars: int = Field(default=120, ge=20, le=400, description="A frozen headline's.")
+    journal_retention_days: float = Field(
+        default=30.0,
+        ge=0,
+        description="Days undo can still restore compressed text; after that it is gone.",
+    )
+    protect_reinforced_days: float = Field(
+        default=90.0, ge=0, description="A memory confirmed useful this recently stays whole."
+    )
+    ignited_stretch: float = Field(
+        default=3.0,
+        ge=1,
+        description="A memory whose half-life access stretched this far is ignited: kept whole.",
+    )
+    batch: int = Field(default=20, ge=1, le=200, description="Texts per digest model call.")
+
+    @model_validator(mode="after")
+    def _increasing(self) -> TierSettings:
+        self.after_days = {**_tier_days(), **self.after_days}
+        for kind, (warm, cold, frozen) in self.after_days.items():
+            steps = [warm, cold] + ([frozen] if frozen is not None else [])
+            if steps[0] <= 0 or any(b <= a for a, b in pairwise(steps)):
+                raise ValueError(
+                    f"dream.tiers.after_days.{kind.value} must be increasing and above 0 "
+                    f"(warm < cold < frozen), got {[warm, cold, frozen]}"
+                )
+        if self.headline_chars > self.digest_chars:
+            raise ValueError(
+                f"dream.tiers.headline_chars ({self.headline_chars}) must not exceed "
+                f"dream.tiers.digest_chars ({self.digest_chars})"
+            )
+        return self
+
+
 class DreamSettings(BaseModel):
     gate: GateSettings = Field(default_factory=GateSettings)
     review: ReviewSettings = Field(default_factory=ReviewSettings)
     consolidate: ConsolidateSettings = Field(default_factory=ConsolidateSettings)
     maintenance: MaintenanceSettings = Field(default_factory=MaintenanceSettings)
     hygiene: HygieneSettings = Field(default_factory=HygieneSettings)
+    tiers: TierSettings = Field(default_factory=TierSettings)

@@ -1,6 +1,12 @@
 """One dream of one namespace: gate → lock → the stages of ``dream.stages.STAGES`` in order
-(load, orient, lint, signal, communities, reflect, consolidate, maintenance, janitor, prune)
-→ plan, then (only when asked) apply through the changes layer.
+(load, orient, lint, signal, communities, reflect, consolidate, maintenance, janitor, prune,
+tiers) → plan, then (only when asked) apply through the changes layer, and forget the text
+that compression dropped once its journal retention has passed.
+
+``tiers`` runs the tier stage alone (``memvault tiers``), ``janitor`` the janitor, prune and
+tiers (``memvault janitor``, or after writes on the ``onCapture`` schedule): the same plan,
+routing, journal and undo as a dream, without the gate and without moving the dream's
+watermark. An applied run with the janitor in it writes the janitor's snapshot.
 
 Dry run is the default: the plan is returned and nothing is written. Gate state (last dream,
 watermark) and the lock live in the coordination store.
@@ -19,13 +25,17 @@ from memvault.bootstrap import Container
 from memvault.changes import policy
 from memvault.changes.apply import Applier, ApplyResult, rejected_ops
 from memvault.changes.plan import Plan
+from memvault.changes.retention import forget_dropped_text
 from memvault.changes.review import ReviewQueue
 from memvault.changes.routing import route
 from memvault.clock import ensure_utc
 from memvault.coord.port import owner_id
 from memvault.dream.gate import GateDecision, decide
-from memvault.dream.stages import STAGES, Parts, Run
+from memvault.dream.stages import JANITOR_STAGES, STAGES, TIER_STAGES, Parts, Run, Stage
+from memvault.kg.store import Batch, Doc
 from memvault.lint.runner import Linter, single_valued
+
+JANITOR = "janitor"  # the janitor's snapshot: one document per namespace, id "snapshot"
 
 
 @dataclass
@@ -81,12 +91,67 @@ class Dreamer:
         decision = self.gate(namespace, now, force=force)
         if not decision.open:
             return DreamResult(namespace=namespace, status="skipped", gate=decision)
+        return self._run(namespace, now, STAGES, decision, apply=apply, on_chunk=on_chunk)
+
+    def tiers(self, namespace: str, *, now: datetime, apply: bool = False) -> DreamResult:
+        """The tier stage alone, as a run of its own (no gate; the dream's state untouched)."""
+        decision = GateDecision(open=True, forced=True, reasons=["tiers only"])
+        return self._run(namespace, now, TIER_STAGES, decision, apply=apply)
+
+    def janitor(self, namespace: str, *, now: datetime, apply: bool = False) -> DreamResult:
+        """The janitor, then prune and tiers, as a run of its own, whatever its schedule."""
+        decision = GateDecision(open=True, forced=True, reasons=["janitor"])
+        return self._run(namespace, now, JANITOR_STAGES, decision, apply=apply)
+
+    def janitor_snapshot(self, namespace: str) -> dict[str, Any] | None:
+        found = self.c.store.get_docs(namespace, JANITOR, ["snapshot"])
+        return found[0].body if found else None
+
+    def _save_janitor(self, namespace: str, stage: dict[str, Any], run_id: str) -> None:
+        """Seed 002's snapshot, overwritten each run: when it ran, after how many turns, how
+        many runs so far, and what its last run culled (facts), handed to the tiers
+        (episodes past the TTL) and marked stale."""
+        before = self.janitor_snapshot(namespace) or {}
+        body = {
+            "lastRunAt": stage["ran_at"],
+            "lastRunTurn": self.c.store.counts(namespace)["episodes"],
+            "totalRuns": int(before.get("totalRuns", 0)) + 1,
+            "lastCulledFactIds": stage["culled"],
+            "lastCulledEpisodeIds": stage["cold"],
+            "lastMarkedStaleEpisodeIds": stage["marked_stale"],
+            "lastRunId": run_id,
+            "schedule": self.s.hygiene.schedule,
+        }
+        doc = Doc(JANITOR, "snapshot", body)
+        self.c.store.apply(Batch(namespace=namespace, docs=[doc]))
+
+    def capture(self, namespace: str, now: datetime) -> DreamResult | None:
+        """On the ``onCapture`` schedule, after a write: the janitor's run once enough new
+        episodes arrived since its last (``capture_every_turns``); else nothing."""
+        h = self.s.hygiene
+        if h.schedule != "onCapture" or not h.enabled:
+            return None
+        last = int((self.janitor_snapshot(namespace) or {}).get("lastRunTurn", 0))
+        if self.c.store.counts(namespace)["episodes"] - last < h.capture_every_turns:
+            return None
+        return self.janitor(namespace, now=now, apply=True)
+
+    def _run(
+        self,
+        namespace: str,
+        now: datetime,
+        stages: tuple[Stage, ...],
+        decision: GateDecision,
+        *,
+        apply: bool,
+        on_chunk: Callable[[int], None] | None = None,
+    ) -> DreamResult:
         owner = owner_id()
         with self.c.coord.locked(f"dream-lock:{namespace}", owner, self.s.gate.lock_ttl_s):
             resumed = self.applier.resume(namespace) if apply else []
             if apply:
                 self.queue.requeue_overdue(namespace, now)
-            plan, report = self.plan(namespace, now)
+            plan, report = self.plan(namespace, now, stages)
             report["gate"] = {"forced": decision.forced, "reasons": decision.reasons}
             report["resumed_runs"] = [r.run_id for r in resumed]
             if not apply:
@@ -95,15 +160,19 @@ class Dreamer:
                 )
             _, reviews = self.applier.record(plan, report)
             applied = self.applier.run(namespace, plan.run_id, on_chunk=on_chunk)
-            self.c.coord.put(
-                _state_key(namespace),
-                {
-                    "last_dream_at": now.isoformat(),
-                    "last_run_id": plan.run_id,
-                    "watermark": self.c.store.watermark(namespace),
-                },
-            )
-            self.c.coord.put(f"janitor:{namespace}", report["stages"]["janitor"])
+            forget_dropped_text(self.c.store, namespace, now, self.s.tiers.journal_retention_days)
+            janitor = report["stages"].get("janitor", {})
+            if janitor.get("ran_at"):
+                self._save_janitor(namespace, janitor, plan.run_id)
+            if stages is STAGES:  # a whole dream: the gate's state moves on
+                self.c.coord.put(
+                    _state_key(namespace),
+                    {
+                        "last_dream_at": now.isoformat(),
+                        "last_run_id": plan.run_id,
+                        "watermark": self.c.store.watermark(namespace),
+                    },
+                )
         return DreamResult(
             namespace=namespace,
             status="applied",
@@ -119,8 +188,10 @@ class Dreamer:
         with self.c.coord.locked(f"dream-lock:{namespace}", owner_id(), self.s.gate.lock_ttl_s):
             return self.applier.resume(namespace)
 
-    def plan(self, namespace: str, now: datetime) -> tuple[Plan, dict[str, Any]]:
-        """Every stage of :data:`STAGES` over an in-memory workspace: the plan and the report."""
+    def plan(
+        self, namespace: str, now: datetime, stages: tuple[Stage, ...] = STAGES
+    ) -> tuple[Plan, dict[str, Any]]:
+        """Every stage of ``stages`` over an in-memory workspace: the plan and the report."""
         c = self.c
         state = c.coord.get(_state_key(namespace)) or {}
         parts = self.parts()
@@ -128,7 +199,7 @@ class Dreamer:
         ledgers = self._ledgers()
         usage_before = {name: ledger.snapshot() for name, ledger in ledgers.items()}
         timings: dict[str, float] = {}
-        for name, stage in STAGES:
+        for name, stage in stages:
             started = time.perf_counter()
             stage(run, parts)
             timings[name] = round(time.perf_counter() - started, 4)

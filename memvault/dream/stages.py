@@ -25,12 +25,15 @@ from memvault.dream.prune import prune
 from memvault.dream.reflect import reflect, snapshot
 from memvault.dream.signal import signal
 from memvault.graphs import GraphView, summarize
+from memvault.kg.model import Episode
 from memvault.kg.store import Store
 from memvault.lifecycle.hygiene import run_janitor
 from memvault.lifecycle.stickiness import run_maintenance
+from memvault.lifecycle.tiers import move_tiers
 from memvault.lint.ontology import Ontology
 from memvault.lint.runner import LintReport
 from memvault.llm import LLM
+from memvault.recall.scoring import stretch_of
 
 
 @dataclass
@@ -151,12 +154,32 @@ def consolidate_stage(run: Run, p: Parts) -> None:
 
 
 def maintenance_stage(run: Run, p: Parts) -> None:
-    run.stages["maintenance"] = run_maintenance(run.ws, p.settings.dream.maintenance)
+    s = p.settings
+
+    def ignited(e: Episode) -> bool:
+        return stretch_of(e, run.now, s.recall) >= s.dream.tiers.ignited_stretch
+
+    run.stages["maintenance"] = run_maintenance(run.ws, s.dream.maintenance, ignited)
 
 
 def janitor_stage(run: Run, p: Parts) -> None:
+    """The janitor inside the dream: only on its ``onConsolidation`` schedule."""
+    h = p.settings.dream.hygiene
+    if h.schedule != "onConsolidation":
+        run.stages["janitor"] = {"enabled": h.enabled, "skipped": f"schedule {h.schedule}"}
+        return
+    janitor_now(run, p)
+
+
+def janitor_now(run: Run, p: Parts) -> None:
     s = p.settings
-    run.stages["janitor"] = run_janitor(run.ws, s.dream.hygiene, s.recall.fact_half_life_days)
+    run.stages["janitor"] = run_janitor(run.ws, s.dream.hygiene, s.recall)
+
+
+def tiers_stage(run: Run, p: Parts) -> None:
+    s = p.settings
+    due_cold = set(run.stages.get("janitor", {}).get("cold", []))
+    run.stages["tiers"] = move_tiers(run.ws, s.dream.tiers, s.recall, p.llm, due_cold)
 
 
 def prune_stage(run: Run, p: Parts) -> None:
@@ -164,6 +187,14 @@ def prune_stage(run: Run, p: Parts) -> None:
 
 
 Stage = tuple[str, Callable[[Run, Parts], None]]
+
+JANITOR_STAGES: tuple[Stage, ...] = (
+    ("load", load),
+    ("janitor", janitor_now),
+    ("prune", prune_stage),
+    ("tiers", tiers_stage),
+)
+TIER_STAGES: tuple[Stage, ...] = (("load", load), ("tiers", tiers_stage))
 
 STAGES: tuple[Stage, ...] = (
     ("load", load),
@@ -176,4 +207,5 @@ STAGES: tuple[Stage, ...] = (
     ("maintenance", maintenance_stage),
     ("janitor", janitor_stage),
     ("prune", prune_stage),
+    ("tiers", tiers_stage),
 )

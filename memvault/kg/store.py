@@ -252,6 +252,21 @@ class Store(ABC):
     def counts(self, namespace: str) -> dict[str, int]:
         """Numbers of episodes, facts (live / all), entities, sessions, mentions, vectors."""
 
+    def tier_counts(self, namespace: str) -> list[dict[str, Any]]:
+        """Episodes per (type, tier, level: full / digest / headline) with their text's
+        characters, sorted. Adapters may answer without parsing every record."""
+        cells: dict[tuple[str, str, str], list[int]] = {}
+        for r in self.iter_records(namespace):
+            if isinstance(r, Episode):
+                level = str((r.metadata.get("digest") or {}).get("level", "full"))
+                cell = cells.setdefault((r.type.value, r.tier.value, level), [0, 0])
+                cell[0] += 1
+                cell[1] += len(r.content)
+        return [
+            {"type": t, "tier": tier, "level": lv, "episodes": n, "chars": chars}
+            for (t, tier, lv), (n, chars) in sorted(cells.items())
+        ]
+
     @abstractmethod
     def iter_records(self, namespace: str) -> Iterator[Session | Episode | Entity | Fact | Mention]:
         """Every record of a namespace in a stable order (sessions, entities, episodes,

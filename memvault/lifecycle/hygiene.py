@@ -1,11 +1,13 @@
 """The hygiene janitor: cull facts whose confidence has decayed away, age out persistent
 episodic turns, and flag permanent memories nobody has touched in a long time.
 
-- Facts: effective confidence = confidence × 0.5^(days since last reinforced / half-life);
-  below ``cull_floor`` the fact is retired (``expired_at``). ``cull_floor = 0`` disables it.
+- Facts: effective confidence = confidence × 0.5^(days since last reinforced / half-life),
+  the half-life stretched by use as in recall; below ``cull_floor`` the fact is retired
+  (``expired_at``). ``cull_floor = 0`` disables it.
 - Episodic TTL: an episodic episode beyond the newest ``ttl_turns`` of the namespace, or
-  (``ttl_operator = "and"``: and) older than ``ttl_days``, leaves the hot tier for ``cold``:
-  it stays recallable, and is what one-way digest compression will fold.
+  (``ttl_operator = "and"``: and) older than ``ttl_days``, is handed to the tiers as due for
+  cold (:mod:`memvault.lifecycle.tiers` digests it, unless it is protected); it stays
+  recallable.
 - Permanent episodes are never deleted; after ``permanent_stale_days`` without access or
   reinforcement they are marked stale (``metadata.stale_since``) for a human to look at.
 """
@@ -15,18 +17,19 @@ from __future__ import annotations
 from typing import Any
 
 from memvault.changes.workspace import Workspace
-from memvault.config import HygieneSettings
+from memvault.config import HygieneSettings, RecallSettings
 from memvault.kg.model import MemoryType, Tier
 from memvault.lifecycle.stickiness import last_touched
-from memvault.recall.scoring import age_days
+from memvault.recall.scoring import age_days, stretch_of
 
 
-def cull_facts(ws: Workspace, s: HygieneSettings, half_life_days: float) -> list[str]:
-    if s.cull_floor <= 0:
+def cull_facts(ws: Workspace, s: HygieneSettings, recall: RecallSettings) -> list[str]:
+    if s.cull_floor <= 0 or not s.confidence_decay:
         return []
     culled = []
     for f in sorted(ws.live_facts(), key=lambda f: f.id):
-        effective = f.effective_confidence(ws.now, half_life_days)
+        half_life = recall.fact_half_life_days * stretch_of(f, ws.now, recall)
+        effective = f.effective_confidence(ws.now, half_life)
         if effective < s.cull_floor:
             ws.update(
                 f,
@@ -40,6 +43,7 @@ def cull_facts(ws: Workspace, s: HygieneSettings, half_life_days: float) -> list
 
 
 def episodic_ttl(ws: Workspace, s: HygieneSettings) -> list[str]:
+    """The hot episodic turns past the TTL: handed to the tiers, not changed here."""
     turns = sorted(
         (
             e
@@ -58,14 +62,6 @@ def episodic_ttl(ws: Workspace, s: HygieneSettings) -> list[str]:
         too_old = age_days(e.occurred_at, ws.now) > s.ttl_days
         expired = (over_count or too_old) if s.ttl_operator == "or" else (over_count and too_old)
         if expired:
-            ws.update(
-                e,
-                "hygiene.ttl",
-                f"episodic TTL ({s.ttl_turns} turns {s.ttl_operator} {s.ttl_days:g} days): "
-                "hot → cold",
-                certainty=0.95,
-                tier=Tier.COLD,
-            )
             aged.append(e.id)
     return aged
 
@@ -88,15 +84,15 @@ def mark_stale_permanent(ws: Workspace, s: HygieneSettings) -> list[str]:
     return marked
 
 
-def run_janitor(ws: Workspace, s: HygieneSettings, half_life_days: float) -> dict[str, Any]:
-    """The janitor's snapshot: when it ran and what it did. ``half_life_days``: recall's
-    ``fact_half_life_days``, so the cull and the ranking age a fact alike."""
+def run_janitor(ws: Workspace, s: HygieneSettings, recall: RecallSettings) -> dict[str, Any]:
+    """The janitor's snapshot: when it ran and what it did. ``recall``: the cull ages a fact
+    exactly as recall's ranking does."""
     if not s.enabled:
         return {"enabled": False}
     return {
         "enabled": True,
         "ran_at": ws.now.isoformat(),
-        "culled": cull_facts(ws, s, half_life_days),
+        "culled": cull_facts(ws, s, recall),
         "cold": episodic_ttl(ws, s),
         "marked_stale": mark_stale_permanent(ws, s),
     }

@@ -6,6 +6,7 @@ Each op reads the workspace and proposes changes; ``run_maintenance`` runs them 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from memvault.changes.workspace import Workspace
@@ -107,9 +108,11 @@ def auto_snooze(ws: Workspace, s: MaintenanceSettings) -> int:
     return n
 
 
-def prune_irrelevant(ws: Workspace, s: MaintenanceSettings) -> int:
-    """Delete episodes that matter too little for too long (never permanent ones). Their
-    entities' mention counts go down with them."""
+def prune_irrelevant(
+    ws: Workspace, s: MaintenanceSettings, kept: Callable[[Episode], bool] = lambda e: False
+) -> int:
+    """Delete episodes that matter too little for too long (never permanent ones, nor those
+    ``kept`` says are in use). Their entities' mention counts go down with them."""
     n = 0
     for e in _live(ws):
         user = e.type == MemoryType.USER
@@ -119,7 +122,7 @@ def prune_irrelevant(ws: Workspace, s: MaintenanceSettings) -> int:
             else (s.prune_importance, s.prune_days)
         )
         age = age_days(e.occurred_at, ws.now)
-        if e.permanent or e.importance >= floor or age <= days:
+        if e.permanent or e.importance >= floor or age <= days or kept(e):
             continue
         why = f"importance {e.importance:.3f} < {floor:g} and {age:.0f} days old"
         ws.delete_episode(e, "maintenance.prune_irrelevant", why, certainty=0.9, impact="medium")
@@ -127,11 +130,14 @@ def prune_irrelevant(ws: Workspace, s: MaintenanceSettings) -> int:
     return n
 
 
-def run_maintenance(ws: Workspace, s: MaintenanceSettings) -> dict[str, int]:
+def run_maintenance(
+    ws: Workspace, s: MaintenanceSettings, kept: Callable[[Episode], bool] = lambda e: False
+) -> dict[str, int]:
+    """Every op in order; ``kept``: episodes in use (ignited), which the prune never takes."""
     return {
         "decay_stale": decay_stale(ws, s),
         "boost_active": boost_active(ws, s),
         "decay_unreinforced": decay_unreinforced(ws, s),
         "auto_snooze": auto_snooze(ws, s),
-        "prune_irrelevant": prune_irrelevant(ws, s),
+        "prune_irrelevant": prune_irrelevant(ws, s, kept),
     }

@@ -241,3 +241,34 @@ def fold_v1(
         response_model=FoldDigest,
         inputs={"digest": digest, "notes": list(notes), "budget_tokens": budget_tokens},
     )
+
+
+class DigestText(BaseModel):
+    id: str
+    text: str
+
+
+class Digests(BaseModel):
+    digests: list[DigestText] = Field(default_factory=list)
+
+
+_DIGEST_SYSTEM = (
+    "You compress old memories of an AI agent, one way: what you write replaces the text for "
+    "good. For each item write a digest of at most limit_chars characters that keeps who, "
+    "what, when, names, numbers and decisions, and drops small talk. Never add anything the "
+    "text does not say. JSON: {'digests': [{'id': str, 'text': str}]}, one per item."
+)
+
+
+def digest_v1(items: Sequence[Mapping[str, Any]]) -> Prompt[Digests]:
+    """``items``: [{id, text, limit_chars}]."""
+    return Prompt(
+        name="digest",
+        version=1,
+        messages=[
+            {"role": "system", "content": _DIGEST_SYSTEM},
+            {"role": "user", "content": json.dumps({"items": list(items)})},
+        ],
+        response_model=Digests,
+        inputs={"items": list(items)},
+    )

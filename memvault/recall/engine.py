@@ -354,6 +354,8 @@ def _hit(c: Candidates, key: Key, factors: Factors) -> Hit:
             # a merged episode speaks for the near-duplicates it absorbed
             source_episode_ids=[rid, *e.metadata.get("merged_from", [])],
             episode=e,
+            tier=e.tier,
+            digest=(e.metadata.get("digest") or {}).get("level"),
             explanation=c.explain(key, factors),
         )
     f = c.facts[rid]

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from memvault.kg.model import Episode, Fact
+from memvault.kg.model import Episode, Fact, Tier
 from memvault.recall.scoring import Factors
 
 
@@ -26,7 +26,8 @@ class Explanation(BaseModel):
         parts = [
             f"relevance {f.relevance:.3f} ({sig})",
             f"importance {f.importance:.2f}",
-            f"decay {f.decay:.3f} ({f.age_days:.0f} days)",
+            f"decay {f.decay:.3f} ({f.age_days:.0f} days"
+            + (f", half-life ×{f.stretch:.1f} by use)" if f.stretch > 1.0 else ")"),
             f"access boost {f.access_boost:.2f}",
             f"anti-stickiness {f.stickiness:.3f}",
         ]
@@ -52,4 +53,9 @@ class Hit(BaseModel):
     source_episode_ids: list[str]
     episode: Episode | None = None
     fact: Fact | None = None
+    tier: Tier | None = Field(default=None, description="An episode's tier.")
+    digest: Literal["digest", "headline"] | None = Field(
+        default=None,
+        description="Set when the text is what one-way compression left, not the original.",
+    )
     explanation: Explanation

@@ -20,6 +20,7 @@ class Factors(BaseModel):
     decay: float
     access_boost: float
     stickiness: float
+    stretch: float = 1.0  # half-life × this by recent use
     confidence: float = 1.0  # effective confidence, facts only
     currency: float = 1.0  # replaced / contested below 1, current or answering above
     currency_note: str | None = None
@@ -32,6 +33,30 @@ def age_days(then: datetime, now: datetime) -> float:
 
 def decay(days: float, lam: float) -> float:
     return math.exp(-lam * days)
+
+
+def half_life_stretch(
+    uses: int, last_used: datetime | None, now: datetime, cap: float, fade_days: float
+) -> float:
+    """How far use stretches a memory's half-life: each use (an access, a confirmation) adds
+    one base half-life, up to ``cap`` times the base, and the stretch fades back to 1 over
+    ``fade_days`` without new use. The closed loop of ``record_access``: a memory that keeps
+    being used decays slower, and the tiers and the prune read the same number."""
+    if uses <= 0 or last_used is None:
+        return 1.0
+    fade = max(0.0, 1.0 - age_days(last_used, now) / fade_days)
+    return 1.0 + min(float(uses), cap - 1.0) * fade
+
+
+def stretch_of(r: Episode | Fact, now: datetime, s: RecallSettings) -> float:
+    used = [t for t in (r.last_accessed, r.last_reinforced_at) if t is not None]
+    return half_life_stretch(
+        r.access_count + r.reinforced_count,
+        max(used) if used else None,
+        now,
+        s.access_stretch_cap,
+        s.access_fade_days,
+    )
 
 
 def access_boost(access_count: int, s: RecallSettings) -> float:
@@ -55,12 +80,15 @@ def score_episode(
     e: Episode, relevance: float, now: datetime, s: RecallSettings, verdict: Verdict | None = None
 ) -> Factors:
     days = age_days(e.occurred_at, now)
+    lam = s.decay_per_day.get(e.type, s.decay_per_day[MemoryType.EPISODIC])
+    stretch = stretch_of(e, now, s)
     # built from computed numbers for every candidate of every recall: no validation needed
     f = Factors.model_construct(
         relevance=max(relevance, 0.0),
         importance=e.importance,
         age_days=days,
-        decay=decay(days, s.decay_per_day.get(e.type, s.decay_per_day[MemoryType.EPISODIC])),
+        decay=decay(days / stretch, lam) if s.age_decay else 1.0,
+        stretch=stretch,
         access_boost=access_boost(e.access_count, s),
         stickiness=anti_stickiness(e.access_count, e.reinforced_count, s),
         currency=verdict.factor if verdict else 1.0,
@@ -73,6 +101,7 @@ def score_episode(
 def score_fact(
     fact: Fact, relevance: float, now: datetime, s: RecallSettings, verdict: Verdict | None = None
 ) -> Factors:
+    stretch = stretch_of(fact, now, s)
     f = Factors.model_construct(
         relevance=max(relevance, 0.0),
         importance=fact.importance,
@@ -80,7 +109,12 @@ def score_fact(
         decay=1.0,  # facts age through effective confidence
         access_boost=access_boost(fact.access_count, s),
         stickiness=anti_stickiness(fact.access_count, fact.reinforced_count, s),
-        confidence=fact.effective_confidence(now, s.fact_half_life_days),
+        stretch=stretch,
+        confidence=(
+            fact.effective_confidence(now, s.fact_half_life_days * stretch)
+            if s.age_decay
+            else fact.confidence
+        ),
         currency=verdict.factor if verdict else 1.0,
         currency_note=verdict.why if verdict else None,
     )

@@ -350,3 +350,16 @@ def test_fold_and_primer_over_http(server: Server) -> None:
         assert c.post("/v1/ns/maya/fold", json={"apply": "sometimes"}).status_code == 422
     with server.client(server.key("other")) as c:
         assert c.get("/v1/ns/maya/primer").status_code == 404  # another key: not even seen
+
+
+def test_tiers_and_janitor_over_http(server: Server) -> None:
+    with server.client(server.key("maya")) as c:
+        c.post("/v1/ns/maya/episodes", json={"items": turns()})
+        dry = c.post("/v1/ns/maya/tiers", json={}).json()
+        assert dry["status"] == "planned" and dry["counts"][0]["tier"] == "hot"
+        sweep = c.post("/v1/ns/maya/janitor", json={"apply": True}).json()
+        assert sweep["status"] == "applied" and sweep["snapshot"]["totalRuns"] == 1
+        stats = c.get("/v1/ns/maya/stats").json()
+        assert stats["janitor"]["lastRunId"] == sweep["run_id"]
+        bad = c.post("/v1/ns/maya/tiers", json={"apply": True, "everything": 1})
+        assert bad.status_code == 422 and "everything" in bad.text

@@ -342,3 +342,19 @@ def test_mentions_of_and_sessions_active_since(store: Store) -> None:
     assert store.sessions_active_since(NS, T0) == 1
     assert store.sessions_active_since(NS, T0 + timedelta(days=2)) == 1
     assert store.sessions_active_since(NS, T0 + timedelta(days=3)) == 0
+
+
+def test_tier_counts_group_episodes_by_type_tier_and_level(store: Store) -> None:
+    from memvault.kg.model import MemoryType, Tier
+
+    whole = episode("kept whole")
+    cold = episode("a digest of it")
+    cold.tier, cold.type = Tier.COLD, MemoryType.PROJECT
+    cold.metadata = {"digest": {"level": "digest", "chars_before": 900}}
+    other = episode("elsewhere", ns="other")
+    store.apply(Batch(namespace=NS, episodes=[whole, cold]))
+    store.apply(Batch(namespace="other", episodes=[other]))
+    assert store.tier_counts(NS) == [
+        {"type": "episodic", "tier": "hot", "level": "full", "episodes": 1, "chars": 10},
+        {"type": "project", "tier": "cold", "level": "digest", "episodes": 1, "chars": 14},
+    ]

@@ -14,6 +14,7 @@ from memvault.config import (
     GateSettings,
     HygieneSettings,
     MaintenanceSettings,
+    RecallSettings,
     Settings,
 )
 from memvault.dream.gate import decide
@@ -117,16 +118,35 @@ def test_janitor_culls_decayed_facts_ttl_and_marks_permanent_stale() -> None:
     turns = [ep(f"turn {i}", days_old=i) for i in range(4)]
     permanent = ep("the wifi password", days_old=200, permanent=True)
     ws = workspace(weak, strong, permanent, *turns)
-    snap = hygiene.run_janitor(ws, s, 180)
+    recall = RecallSettings()  # fact_half_life_days 180
+    snap = hygiene.run_janitor(ws, s, recall)
     assert snap["culled"] == [weak.id]
     assert ws.facts[weak.id].expired_at == NOW
-    assert sorted(snap["cold"]) == sorted(t.id for t in turns[2:])  # beyond the newest 2
-    assert all(ws.episodes[i].tier == Tier.COLD for i in snap["cold"])
+    # beyond the newest 2: handed to the tiers (which digest them), not changed here
+    assert sorted(snap["cold"]) == sorted(t.id for t in turns[2:])
+    assert all(ws.episodes[i].tier == Tier.HOT for i in snap["cold"])
     assert snap["marked_stale"] == [permanent.id]
-    assert hygiene.run_janitor(workspace(weak), HygieneSettings(enabled=False), 180) == {
+    assert hygiene.run_janitor(workspace(weak), HygieneSettings(enabled=False), recall) == {
         "enabled": False
     }
-    assert hygiene.cull_facts(workspace(weak), HygieneSettings(cull_floor=0), 180) == []
+    assert hygiene.cull_facts(workspace(weak), HygieneSettings(cull_floor=0), recall) == []
+
+
+def test_a_fact_in_use_is_not_culled_its_half_life_stretched_by_use() -> None:
+    used = fact("Oslo", days_old=600, confidence=0.8)
+    used.access_count, used.last_accessed = 4, NOW - timedelta(days=3)  # stretch ≈ 4.6×
+    ws = workspace(used)
+    assert hygiene.cull_facts(ws, HygieneSettings(), RecallSettings()) == []
+    used.last_accessed = NOW - timedelta(days=40)  # the stretch has faded back to 1
+    assert hygiene.cull_facts(workspace(used), HygieneSettings(), RecallSettings()) == [used.id]
+
+
+def test_the_prune_never_takes_what_is_kept_in_use() -> None:
+    s = MaintenanceSettings(prune_importance=0.05, prune_days=30)
+    faded = ep("faded and unused", days_old=90, importance=0.01)
+    ws = workspace(faded)
+    assert stickiness.prune_irrelevant(ws, s, kept=lambda e: e.id == faded.id) == 0
+    assert stickiness.prune_irrelevant(ws, s) == 1
 
 
 def test_ttl_and_operator_needs_both_conditions() -> None:
@@ -214,6 +234,19 @@ def test_gate_needs_time_and_sessions_and_force_bypasses() -> None:
         ({"MEMVAULT_RECALL__FACT_HALF_LIFE_DAYS": "-5"}, "recall.fact_half_life_days"),
         ({"MEMVAULT_DREAM__HYGIENE__TTL_OPERATOR": "xor"}, "dream.hygiene.ttl_operator"),
         ({"MEMVAULT_DREAM__GATE__MIN_SESSIONS": "many"}, "dream.gate.min_sessions"),
+        (
+            {"MEMVAULT_DREAM__TIERS__AFTER_DAYS": '{"episodic": [30, 10, 400]}'},
+            "dream.tiers.after_days.episodic",
+        ),
+        ({"MEMVAULT_DREAM__TIERS__AFTER_DAYS": '{"user": [0, 10, null]}'}, "dream.tiers"),
+        ({"MEMVAULT_DREAM__TIERS__DIGEST_CHARS": "0"}, "dream.tiers.digest_chars"),
+        (
+            {
+                "MEMVAULT_DREAM__TIERS__HEADLINE_CHARS": "300",
+                "MEMVAULT_DREAM__TIERS__DIGEST_CHARS": "200",
+            },
+            "dream.tiers.headline_chars",
+        ),
     ],
 )
 def test_malformed_dream_config_is_refused_with_the_setting_named(

@@ -105,6 +105,19 @@ class Inventory:
             "vectors": one("SELECT count(*) FROM vectors WHERE namespace = ?"),
         }
 
+    def tier_counts(self, namespace: str) -> list[dict[str, Any]]:
+        rows = self._read(
+            "SELECT json_extract(body, '$.type'), json_extract(body, '$.tier'),"
+            " coalesce(json_extract(body, '$.metadata.digest.level'), 'full'), count(*),"
+            " sum(length(json_extract(body, '$.content')))"
+            " FROM episodes WHERE namespace = ? GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
+            (namespace,),
+        )
+        return [
+            {"type": t, "tier": tier, "level": lv, "episodes": int(n), "chars": int(chars)}
+            for t, tier, lv, n, chars in rows
+        ]
+
     def iter_records(self, namespace: str) -> Iterator[Session | Episode | Entity | Fact | Mention]:
         tables: list[tuple[str, type[Session | Episode | Entity | Fact]]] = [
             ("sessions", Session),
