@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.auth import KeyStore
-from api.routers import admin, dream, memory
+from api.routers import admin, dream, memory, persona
 from api.schemas import ErrorResponse
 from api.security import AuthThrottle, require_strong_secrets
 from memvault.coord.redis import CoordinationUnavailable
@@ -124,7 +124,7 @@ def create_app(vault: MemVault, jobs: JobQueue) -> FastAPI:
         shared=vault.c.coord,
     )
     app.add_middleware(BodyLimit, limit=settings.server.max_body_bytes)
-    for router in (memory.router, dream.router, admin.router):
+    for router in (memory.router, dream.router, persona.router, admin.router):
         app.include_router(router)
     _handlers(app)
 

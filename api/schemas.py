@@ -49,14 +49,21 @@ class RecallIn(Strict):
     record_access: bool = Field(
         default=False, description="Count the returned hits as used (feeds the access boost)."
     )
+    persona: bool = Field(
+        default=False, description="Add the current attitudes the query touches (kind persona)."
+    )
 
 
 class HitOut(BaseModel):
-    kind: Literal["episode", "fact"]
+    kind: Literal["episode", "fact", "persona"]
     id: str
     text: str
     score: float
     source_episode_ids: list[str]
+    tier: str | None = Field(default=None, description="An episode's tier.")
+    digest: str | None = Field(
+        default=None, description="'digest' / 'headline': the text is what compression left."
+    )
     explanation: dict[str, Any] | None = None
     explanation_text: str | None = None
 
@@ -78,6 +85,22 @@ class DreamIn(Strict):
 class FoldIn(Strict):
     apply: bool = Field(default=False, description="False: how many episodes each type would read.")
     rebuild: bool = Field(default=False, description="Start every digest over (with apply).")
+
+
+class AttitudeIn(Strict):
+    category: str = Field(max_length=64, description="One of the ten categories.")
+    statement: str = Field(max_length=500)
+    topic: str | None = Field(default=None, max_length=200)
+    context: str | None = Field(default=None, max_length=100, description="e.g. 'in chat'.")
+    polarity: int = Field(default=1, description="1 prefers, -1 avoids.")
+    confidence: float | None = None
+    evidence: str | None = Field(default=None, max_length=128, description="An episode id.")
+
+
+class SkillUseIn(Strict):
+    skill: str = Field(max_length=100)
+    kind: str = Field(default="do", max_length=16, description="read | do | teach | build")
+    evidence: str | None = Field(default=None, max_length=128, description="An episode id.")
 
 
 class LifecycleIn(Strict):

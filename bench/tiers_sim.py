@@ -5,15 +5,17 @@ episodes (short turns, tool outputs of 1-5k characters, notes full of small talk
 lines, and now and then a
 planted *useful* memory: a project's detail, as the first or a middle sentence of a note),
 recalls some of the useful memories the way an agent would (its own words, and
-``record_access`` when the planted note comes back in the top 5), and dreams once a week
+``record_access`` and ``reinforce`` when the planted note comes back in the top 5), and
+dreams once a week
 (``apply``, the default policy). The same seed drives two vaults: ``dream.tiers.enabled``
 false (the baseline) and true.
 
-At the end it prints, for each: episodes still holding their full text and the characters of
-all episode text, the database file's bytes after ``VACUUM``, and recall@10 on held-out
-questions (other words than the agent's) about the still-relevant useful memories (used or
-written in the last 60 days). Questions about useful memories nobody used for months are
-reported apart: tiering may compress them, and the figure says how much that costs.
+At the end it prints, for each: live episodes still holding their full text and the
+characters of their text (and of every episode's, retired ones awaiting deletion too), the
+database file's bytes after ``VACUUM``, and recall@10 on held-out questions (other words than
+the agent's) about the still-relevant useful memories (used or written in the last 60 days).
+Questions about useful memories nobody used for months are reported apart: tiering may
+compress them, and the figure says how much that costs.
 
     .venv/bin/python bench/tiers_sim.py [--days 180] [--per-day 30] [--embedder hashing]
 
@@ -61,7 +63,26 @@ SMALL_TALK = [
     "There was a long tangent about keyboards, standing desks and the office plants.",
     "Everyone agreed the new chairs are better, then argued about lunch places.",
 ]
-LOG = "INFO worker-{n} heartbeat ok latency={ms}ms queue={q} retries=0 shard={s}."
+SUBJECTS = (
+    "cache|billing job|search index|nightly export|login page|queue consumer|report builder|"
+    "mobile app|data pipeline|alerting rule|image resizer|payments gateway|audit log|sync agent"
+).split("|")
+VERBS = (
+    "slowed down after|was patched during|failed twice before|recovered quickly after|"
+    "was discussed again at|needs more memory since|got a new owner after|was rolled back after|"
+    "passed its checks after|was paused for|logged warnings through|was rebuilt for"
+).split("|")
+OBJECTS = (
+    "the Monday deploy|the storage migration|a noisy neighbour|the holiday freeze|the vendor "
+    "outage|the schema change|the load test|a config typo|the certificate renewal|the office "
+    "move|the quarterly review|the kernel upgrade|the traffic spike|the backup drill"
+).split("|")
+CHAT = (
+    "a trip to Porto|the new bakery|a marathon|the school play|a broken bike|a book club|"
+    "the garden|a concert|a board game night|the dentist|a podcast|the flat hunt"
+).split("|")
+LOG = "{svc} {lvl} host={host} latency={ms}ms queue={q} code={code}."
+SERVICES = [f"{s.replace(' ', '-')}" for s in SUBJECTS]
 
 
 @dataclass
@@ -81,13 +102,27 @@ def project_names(rng: random.Random, n: int) -> list[str]:
 
 
 def filler(rng: random.Random, sentences: int) -> list[str]:
+    """Sentences of a note nobody will ask about: work chatter, small talk and log lines,
+    drawn from a few thousand combinations (so notes are not near-duplicates)."""
     out = []
     for _ in range(sentences):
-        if rng.random() < 0.5:
-            out.append(rng.choice(SMALL_TALK))
+        roll = rng.random()
+        if roll < 0.35:
+            subject, verb, obj = rng.choice(SUBJECTS), rng.choice(VERBS), rng.choice(OBJECTS)
+            out.append(f"The {subject} {verb} {obj}.")
+        elif roll < 0.55:
+            out.append(f"Someone told a story about {rng.choice(CHAT)}. {rng.choice(SMALL_TALK)}")
         else:
-            n, ms, q, s = (rng.randint(1, 99) for _ in range(4))
-            out.append(LOG.format(n=n, ms=ms, q=q, s=s))
+            out.append(
+                LOG.format(
+                    svc=rng.choice(SERVICES),
+                    lvl=rng.choice(["INFO", "WARN", "DEBUG"]),
+                    host=f"h{rng.randint(1, 400)}",
+                    ms=rng.randint(1, 2000),
+                    q=rng.randint(0, 500),
+                    code=rng.randint(100, 999),
+                )
+            )
     return out
 
 
@@ -137,31 +172,42 @@ def simulate(path: Path, tiering: bool, args: argparse.Namespace) -> dict[str, A
         for m in rng.sample(used, min(args.uses_per_day, len(used))):
             hits = vault.recall(f"{m.project} {m.thing}", k=5, now=now)
             recalls += 1
-            if any(h.id == m.id for h in hits):
+            m.last_used = day  # wanted today: still relevant, whether recall found it or not
+            if any(h.id == m.id for h in hits):  # put into the prompt, and it helped
                 vault.record_access([m.id], now=now)
+                vault.reinforce([m.id], now=now)
                 accesses += 1
-                m.last_used = day
         if day % 7 == 6:
             vault.dream(apply=True, force=True, now=now)
     end = T0 + timedelta(days=args.days)
     relevant = [m for m in planted if max(m.written, m.last_used) >= args.days - 60]
     forgotten = [m for m in planted if m not in relevant]
 
+    missed: dict[str, int] = {}
+
     def recall_at_10(items: list[Planted]) -> float | None:
         if not items:
             return None
-        found = sum(
-            any(h.id == m.id for h in vault.recall(m.question, k=10, now=end)) for m in items
-        )
+        found = 0
+        for m in items:
+            if any(h.id == m.id for h in vault.recall(m.question, k=10, now=end)):
+                found += 1
+                continue
+            (e,) = vault.store.get_episodes("default", [m.id]) or [None]
+            what = "gone" if e is None else (e.metadata.get("digest") or {}).get("level", "full")
+            missed[what] = missed.get(what, 0) + 1
         return round(found / len(items), 3)
 
-    cells = vault.store.tier_counts("default")
+    cells = vault.store.tier_counts("default")  # live episodes
     stats = vault.stats()
     result = {
         "tiering": tiering,
         "episodes": stats["episodes"],
+        "episodes_retired": stats["episodes"] - sum(c["episodes"] for c in cells),
         "episodes_full_text": sum(c["episodes"] for c in cells if c["level"] == "full"),
         "text_chars": sum(c["chars"] for c in cells),
+        "full_text_chars": sum(c["chars"] for c in cells if c["level"] == "full"),
+        "text_chars_all": _all_text_chars(vault),
         "tiers": stats["tiers"],
         "digests": stats["digests"],
         "headlines": stats["headlines"],
@@ -170,6 +216,7 @@ def simulate(path: Path, tiering: bool, args: argparse.Namespace) -> dict[str, A
         "still_relevant_questions": len(relevant),
         "recall@10_unused_for_months": recall_at_10(forgotten),
         "unused_questions": len(forgotten),
+        "missed_by_level": dict(sorted(missed.items())),  # what the missed memories hold
         "agent_recalls": recalls,
         "accesses_recorded": accesses,
         "seconds": round(time.perf_counter() - started, 1),
@@ -180,6 +227,15 @@ def simulate(path: Path, tiering: bool, args: argparse.Namespace) -> dict[str, A
     con.close()
     result["db_bytes_after_vacuum"] = path.stat().st_size
     return result
+
+
+def _all_text_chars(vault: MemVault) -> int:
+    """Characters of every episode's text, retired ones (merged, awaiting deletion) too."""
+    from memvault.kg.model import Episode
+
+    return sum(
+        len(r.content) for r in vault.store.iter_records("default") if isinstance(r, Episode)
+    )
 
 
 def main() -> None:
@@ -203,6 +259,12 @@ def main() -> None:
             1 - tiered["episodes_full_text"] / max(base["episodes_full_text"], 1), 3
         ),
         "text_chars_shrink": round(1 - tiered["text_chars"] / max(base["text_chars"], 1), 3),
+        "full_text_chars_shrink": round(
+            1 - tiered["full_text_chars"] / max(base["full_text_chars"], 1), 3
+        ),
+        "text_chars_all_shrink": round(
+            1 - tiered["text_chars_all"] / max(base["text_chars_all"], 1), 3
+        ),
         "db_bytes_shrink": round(
             1 - tiered["db_bytes_after_vacuum"] / max(base["db_bytes_after_vacuum"], 1), 3
         ),

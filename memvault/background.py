@@ -196,7 +196,21 @@ class Background:
                 field="budget",
                 hint=f"give at least {primer.MIN_TOKENS} tokens",
             )
-        return primer.build(self.store, self.ns(namespace), budget_tokens=budget)
+        ns = self.ns(namespace)
+        return primer.build(self.store, ns, budget_tokens=budget, persona=self._persona_lines(ns))
+
+    def _persona_lines(self, ns: str) -> list[str]:
+        """Current attitudes (most confident first) and skills at L2 or above, one a line."""
+        from memvault.persona.service import PersonaService
+
+        service = PersonaService(self.store, self.settings.persona)
+        at = self.now()
+        views = sorted(service.current(ns, at), key=lambda v: -v.confidence_now)[:12]
+        lines = [f"- {v.attitude.statement} [{v.attitude.category.value}]" for v in views]
+        skills = service.skills(ns, at=at, min_level="L2")[:8]
+        if skills:
+            lines.append("- skills: " + ", ".join(f"{s['name']} {s['level']}" for s in skills))
+        return lines
 
     # -- graph ----------------------------------------------------------------------------------
     def graph(self, *, namespace: str | None = None) -> GraphView:

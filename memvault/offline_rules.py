@@ -17,6 +17,9 @@ from memvault.llm.prompts import (
     Digests,
     DigestText,
     FoldDigest,
+    FoundAttitude,
+    FoundSkillUse,
+    PersonaFindings,
     Verdicts,
 )
 
@@ -66,14 +69,35 @@ def _fold(inputs: Mapping[str, Any]) -> BaseModel:
 
 
 def _digest(inputs: Mapping[str, Any]) -> BaseModel:
-    from memvault.lifecycle.tiers import extractive_digest
+    from memvault.lifecycle.tiers import extractive_digest, rarity
 
+    rare = rarity([i["text"] for i in inputs["items"]])
     return Digests(
         digests=[
-            DigestText(id=i["id"], text=extractive_digest(i["text"], i["limit_chars"]))
+            DigestText(id=i["id"], text=extractive_digest(i["text"], i["limit_chars"], rare))
             for i in inputs["items"]
         ]
     )
+
+
+def _persona(inputs: Mapping[str, Any]) -> BaseModel:
+    from memvault.persona import rules
+
+    found = PersonaFindings()
+    for e in inputs["episodes"]:
+        for a in rules.attitudes(e["text"]):
+            found.attitudes.append(
+                FoundAttitude(
+                    episode_id=e["id"],
+                    category=a.category.value,
+                    statement=a.statement,
+                    context=a.context,
+                    polarity=a.polarity,
+                )
+            )
+        for u in rules.skills(e["text"]):
+            found.skills.append(FoundSkillUse(episode_id=e["id"], name=u.name, kind=u.kind))
+    return found
 
 
 def offline_handlers() -> dict[str, Handler]:
@@ -85,4 +109,5 @@ def offline_handlers() -> dict[str, Handler]:
         "summarize_communities": _summarize_communities,
         "fold": _fold,
         "digest": _digest,
+        "persona": _persona,
     }

@@ -1,10 +1,10 @@
 """The session-start primer: the block an agent loads when a session begins, within a hard
 token budget, with its economics.
 
-It holds each memory type's fold digest (``memvault.folds``) and the number of changes
-waiting for review and of unseen discoveries (the persona's attitudes and skills join it when
-that layer exists). Its cost is O(types) reads plus two bounded listings, whatever the
-history's length. Budgets are
+It holds each memory type's fold digest (``memvault.folds``), the person's current attitudes
+and skills at L2 or above (the persona layers, passed in as lines) and the number of changes
+waiting for review and of unseen discoveries. Its cost is O(types) reads plus bounded
+listings, whatever the history's length. Budgets are
 estimated tokens (characters / 4) and enforced in code: sections are added in order of use
 (who the user is first, raw episodes last) and the last one that does not fit is clipped.
 """
@@ -75,7 +75,9 @@ class Primer:
         }
 
 
-def build(store: Store, namespace: str, *, budget_tokens: int) -> Primer:
+def build(
+    store: Store, namespace: str, *, budget_tokens: int, persona: list[str] | None = None
+) -> Primer:
     state = cells(store, namespace)
     pending = len(queue.review_items(store, namespace, "pending", WAITING))
     unseen = len(queue.inbox(store, namespace, "unseen", WAITING))
@@ -92,6 +94,10 @@ def build(store: Store, namespace: str, *, budget_tokens: int) -> Primer:
         waiting.append(f"{unseen if unseen < WAITING else f'{WAITING}+'} unseen discoveries")
     if waiting:
         blocks.append(("waiting", "Waiting: " + "; ".join(waiting) + "."))
+    if persona:
+        blocks.append(
+            ("persona", "How they like things done, and what they know:\n" + "\n".join(persona))
+        )
     for t in ORDER:
         digest = state[t].digest.strip()
         if digest:

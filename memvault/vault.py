@@ -25,6 +25,7 @@ from memvault.ingest.pipeline import Writer, WriteResult
 from memvault.interop.dump import DumpSummary, export_namespace, import_namespace
 from memvault.kg.model import NAMESPACE_PATTERN, Episode, Fact
 from memvault.kg.store import FactQuery
+from memvault.persona.sdk import PersonaMethods
 from memvault.recall import Hit, Recaller
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ Feedback = Literal["up", "down", "correct", "incorrect"]
 _NAMESPACE = re.compile(NAMESPACE_PATTERN)
 
 
-class MemVault(Background):
+class MemVault(Background, PersonaMethods):
     def __init__(self, container: Container):
         self.c = container
         self._dreamer: Dreamer | None = None
@@ -110,7 +111,7 @@ class MemVault(Background):
             content = decode(content)
         ns = self.ns(namespace)
         result = self.writer.write_episodes(ns, [{"content": content, **fields}], now=self.now(now))
-        self._captured(ns, now)
+        self._captured(ns, result, now)
         return self.store.get_episodes(ns, result.episode_ids)[0]
 
     def write_many(
@@ -124,11 +125,15 @@ class MemVault(Background):
         """Write a batch in one transaction: all of it, or (on any invalid item) none."""
         ns = self.ns(namespace)
         result = self.writer.write_episodes(ns, items, now=self.now(now), labels=labels)
-        self._captured(ns, now)
+        self._captured(ns, result, now)
         return result
 
-    def _captured(self, namespace: str, now: datetime | None) -> None:
-        """The janitor's ``onCapture`` schedule: a run once enough was written since its last."""
+    def _captured(self, namespace: str, result: WriteResult, now: datetime | None) -> None:
+        """After a write: the persona rules over the new episodes (``persona.on_write``), and
+        the janitor on its ``onCapture`` schedule once enough was written since its last."""
+        if self.settings.persona.on_write and result.created:
+            written = self.store.get_episodes(namespace, result.episode_ids)
+            self.persona.extract(namespace, written, self.now(now))
         if self.settings.dream.hygiene.schedule == "onCapture":
             self.dreamer.capture(namespace, self.now(now))
 
@@ -164,22 +169,26 @@ class MemVault(Background):
         k: int | None = None,
         now: datetime | None = None,
         as_of: datetime | None = None,
+        persona: bool = False,
     ) -> list[Hit]:
         """The ``k`` memories (episodes and facts) that matter most for ``query`` at ``now``
         (or as the world stood at ``as_of``). Reads only: record use with
-        :meth:`record_access` / :meth:`reinforce`."""
+        :meth:`record_access` / :meth:`reinforce`. ``persona``: after them, up to
+        ``persona.recall_hits`` current attitudes the query touches (kind ``persona``)."""
         if not query or not query.strip():
             raise InvalidInputError("is empty", field="query", hint="ask something")
         k = self.settings.recall.k if k is None else k
         if not 1 <= k <= 1000:
             raise InvalidInputError(f"must be between 1 and 1000, got {k}", field="k")
-        return self.recaller.recall(
-            self.ns(namespace),
-            query.strip(),
-            k=k,
-            now=self.now(now),
-            as_of=ensure_utc(as_of, "as_of") if as_of else None,
-        )
+        ns = self.ns(namespace)
+        at = ensure_utc(as_of, "as_of") if as_of else None
+        hits = self.recaller.recall(ns, query.strip(), k=k, now=self.now(now), as_of=at)
+        if persona and self.settings.persona.recall_hits:
+            from memvault.persona.recall import persona_hits
+
+            views = self.persona.current(ns, at or self.now(now))
+            hits += persona_hits(views, query, self.settings.persona.recall_hits)
+        return hits
 
     def facts(
         self,

@@ -102,9 +102,10 @@ def list_facts(
 @router.post("/recall", response_model=RecallOut)
 def recall(body: RecallIn, ns: Namespace, vault: Vault) -> RecallOut:
     """The best memories for a query, each with its score (and, asked, how it was made)."""
-    hits = vault.recall(body.query, namespace=ns, k=body.k, as_of=body.as_of)
-    if body.record_access and hits:
-        vault.record_access([h.id for h in hits], namespace=ns)
+    hits = vault.recall(body.query, namespace=ns, k=body.k, as_of=body.as_of, persona=body.persona)
+    used = [h.id for h in hits if h.kind != "persona"]
+    if body.record_access and used:
+        vault.record_access(used, namespace=ns)
     return RecallOut(
         hits=[
             HitOut(
@@ -113,6 +114,8 @@ def recall(body: RecallIn, ns: Namespace, vault: Vault) -> RecallOut:
                 text=h.text,
                 score=h.score,
                 source_episode_ids=h.source_episode_ids,
+                tier=h.tier.value if h.tier else None,
+                digest=h.digest,
                 explanation=h.explanation.model_dump(mode="json") if body.explain else None,
                 explanation_text=h.explanation.text() if body.explain else None,
             )

@@ -24,7 +24,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from memvault.changes import policy
-from memvault.changes.plan import MODELS, Change, Plan
+from memvault.changes.plan import MODELS, PERSONA_KINDS, Change, Plan
 from memvault.changes.routing import triage
 from memvault.config import ConsolidateSettings, ReviewSettings
 from memvault.embed import Embedder
@@ -36,6 +36,7 @@ RUN, JOURNAL, REVIEW = "dream_run", "dream_journal", "review"
 PENDING, PROGRESS = "dream_pending", "dream_progress"  # cleared once applied; per chunk
 COMMUNITIES = "communities"  # the Leiden partition each run saw, with members
 DISCOVERY = "discovery"  # inbox items: unseen → seen | dismissed
+LIVE = "live"  # a persona layer's document in use
 _TEXT = {"episode": ("content", "speaker"), "fact": ("statement",), "entity": ("name",)}
 
 
@@ -164,6 +165,7 @@ class Applier:
                 "applied": state.get("applied", 0) + len(entries),
             }
             batch.docs = [
+                *batch.docs,  # the persona layers' documents the changes write
                 Doc(JOURNAL, journal_id, {"run_id": run_id, "entries": entries}),
                 Doc(PROGRESS, run_id, state),
             ]
@@ -214,6 +216,11 @@ class Applier:
             if ids:
                 for r in getter(namespace, ids):
                     out[(kind, r.id)] = r.model_dump(mode="json")  # type: ignore[attr-defined]
+        for kind in PERSONA_KINDS:  # documents: in use while their status is live
+            ids = [i for k, i in keys if k == kind]
+            for d in self.store.get_docs(namespace, kind, ids) if ids else []:
+                if d.status == LIVE:
+                    out[(kind, d.id)] = d.body
         return out
 
     def batch_for(
@@ -236,6 +243,7 @@ class Applier:
             entry: dict[str, Any] = {
                 "kind": c.kind,
                 "id": c.target_id,
+                "op": c.op,
                 "before": c.before,
                 "after": c.after,
             }
@@ -246,17 +254,20 @@ class Applier:
                 and any(c.before.get(k) != c.after.get(k) for k in _TEXT[c.kind])
             )
             created = c.kind in _TEXT and c.before is None and c.after is not None
-            if c.kind != "session" and (c.after is None or text_changed):
-                entry["vector"] = self._vector_b64(namespace, c.kind, c.target_id)
+            if c.kind in _TEXT and (c.after is None or text_changed):
+                entry["vector"] = self._vector_b64(namespace, c.kind, c.target_id)  # type: ignore[arg-type]
             if c.kind == "episode" and c.after is None:
                 entry["mentions"] = [
                     m.entity_id for m in self.store.mentions_of(namespace, [c.target_id])
                 ]
-            if c.after is None:
-                batch.deletes.append((c.kind, c.target_id))
+            if c.kind in PERSONA_KINDS:
+                body = c.after or c.before or {}
+                batch.docs.append(_persona_doc(c.kind, c.target_id, body, c.after))
+            elif c.after is None:
+                batch.deletes.append((c.kind, c.target_id))  # type: ignore[arg-type]
             else:
                 record = MODELS[c.kind].model_validate(c.after)
-                batch.add(record)
+                batch.add(record)  # type: ignore[arg-type]
                 if text_changed or created:
                     to_embed.append((c.kind, c.target_id, _index_text(record)))  # type: ignore[arg-type]
             entries.append(entry)
@@ -303,10 +314,15 @@ class Applier:
             )
         batch = Batch(namespace=namespace)
         for e in reversed(entries):
+            if e["kind"] in PERSONA_KINDS:  # a created one is kept, marked undone
+                batch.docs.append(
+                    _persona_doc(e["kind"], e["id"], e["before"] or e["after"], e["before"])
+                )
+                continue
             if e["before"] is None:
                 batch.deletes.append((e["kind"], e["id"]))
                 continue
-            batch.add(MODELS[e["kind"]].model_validate(e["before"]))
+            batch.add(MODELS[e["kind"]].model_validate(e["before"]))  # type: ignore[arg-type]
             if e.get("vector"):
                 vec = np.frombuffer(base64.b64decode(e["vector"]), dtype=np.float32)
                 batch.vectors.append(VectorRecord(e["kind"], e["id"], vec))
@@ -326,6 +342,7 @@ class Applier:
             if d.status == "pending"
         ]
         batch.docs = [
+            *batch.docs,  # the persona layers' documents restored
             Doc(RUN, run_id, body, status="undone", created_at=doc.created_at),
             *withdrawn,
         ]
@@ -337,6 +354,11 @@ class Applier:
         if not found:
             raise NotFoundError("dream run", run_id, namespace)
         return found[0]
+
+
+def _persona_doc(kind: str, rid: str, body: dict[str, Any], live: Any) -> Doc:
+    """A persona layer's document: live with ``body``, or (``live`` None) kept as undone."""
+    return Doc(kind, rid, body, status=LIVE if live is not None else "undone")
 
 
 def _index_text(record: Any) -> str:

@@ -14,15 +14,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from memvault.kg.model import Entity, Episode, Fact, RecordKind, Session
+from memvault.kg.model import Entity, Episode, Fact, Session
+from memvault.persona.model import Attitude, Skill
 
 Impact = Literal["low", "medium", "high"]
 _IMPACT_ORDER: dict[str, int] = {"low": 0, "medium": 1, "high": 2}
-MODELS: dict[str, type[Session | Episode | Entity | Fact]] = {
+# records of the graph, and the persona layers' (kept as documents: memvault.persona.layer)
+ChangeKind = Literal["episode", "fact", "entity", "session", "attitude", "skill"]
+PERSONA_KINDS = ("attitude", "skill")
+MODELS: dict[str, type[Session | Episode | Entity | Fact | Attitude | Skill]] = {
     "episode": Episode,
     "fact": Fact,
     "entity": Entity,
     "session": Session,
+    "attitude": Attitude,
+    "skill": Skill,
 }
 
 
@@ -34,7 +40,7 @@ class Reason(BaseModel):
 
 
 class Change(BaseModel):
-    kind: RecordKind
+    kind: ChangeKind
     target_id: str
     before: dict[str, Any] | None = Field(description="The record before; None: created.")
     after: dict[str, Any] | None = Field(description="The record after; None: deleted.")

@@ -1,11 +1,13 @@
-"""Retention of text that one-way compression dropped (:mod:`memvault.lifecycle.tiers`).
+"""Retention of what the tiers' moves keep in the journal (:mod:`memvault.lifecycle.tiers`).
 
-A run that replaced episodes' text with digests keeps the text it dropped in its journal, so
-the run can be undone, but only for ``dream.tiers.journal_retention_days``. After that,
-:func:`forget_dropped_text` rewrites every copy the run's documents hold (the journal
-entries, the changes it recorded for applying, its review items) to the digest: undo then
-restores the tier and nothing more, and no API can return the original any more. Each run is
-forgotten once (``text_forgotten_at`` on its run document).
+A run that moved episodes down the tiers, and replaced their text with digests, journals each
+record before and after, so the run can be undone, but only for
+``dream.tiers.journal_retention_days``. After that, :func:`forget_dropped_text` takes the
+tiers' entries out of the run's journal and rewrites any copy of the dropped text its review
+items hold to the digest: undo then leaves those memories as they are (the rest of the run
+still undoes), no API can return the original text, and the journal stops costing the store
+what the digests saved. Each run is visited once (``text_forgotten_at`` on its run document).
+Journals written before entries carried their op keep their entries, with the text rewritten.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from memvault.changes.apply import JOURNAL, PENDING, REVIEW, RUN
+from memvault.changes.apply import JOURNAL, REVIEW, RUN
 from memvault.kg.store import Batch, Doc, Store
+
+TIER_OPS = "tiers."
 
 
 def _compressed(before: Any, after: Any) -> bool:
@@ -26,8 +30,8 @@ def _compressed(before: Any, after: Any) -> bool:
     )
 
 
-def _forget(item: dict[str, Any]) -> bool:
-    """Rewrite one journal entry or recorded change in place; whether it held dropped text."""
+def _rewrite(item: dict[str, Any]) -> bool:
+    """Rewrite one entry or recorded change in place to hold the digest, not the text."""
     before, after = item.get("before"), item.get("after")
     if item.get("kind") != "episode" or not _compressed(before, after):
         return False
@@ -37,10 +41,18 @@ def _forget(item: dict[str, Any]) -> bool:
     return True
 
 
+def _forget_journal(doc: Doc) -> int:
+    entries = doc.body.get("entries", [])
+    kept = [e for e in entries if not str(e.get("op", "")).startswith(TIER_OPS)]
+    rewritten = sum(_rewrite(e) for e in kept)
+    doc.body["entries"] = kept
+    return len(entries) - len(kept) + rewritten
+
+
 def forget_dropped_text(
     store: Store, namespace: str, now: datetime, retention_days: float
 ) -> dict[str, int]:
-    """Forget the dropped text of every run older than the retention; what was forgotten."""
+    """Forget the tiers' journal entries of every run older than the retention."""
     cutoff = now - timedelta(days=retention_days)
     runs = [
         d
@@ -52,19 +64,16 @@ def forget_dropped_text(
     ]
     forgotten = 0
     for run in runs:
-        docs = [
-            *store.get_docs(namespace, JOURNAL, list(run.body.get("journal", []))),
-            *store.get_docs(namespace, PENDING, [run.id]),
-            *store.get_docs(namespace, REVIEW, list(run.body.get("review_ids", []))),
-        ]
         changed: list[Doc] = []
-        for doc in docs:
-            items = doc.body.get("entries") or doc.body.get("changes") or []
-            hits = sum(_forget(item) for item in items)
-            if hits:
-                forgotten += hits if doc.kind == JOURNAL else 0
+        for doc in store.get_docs(namespace, JOURNAL, list(run.body.get("journal", []))):
+            n = _forget_journal(doc)
+            if n:
+                forgotten += n
+                changed.append(doc)
+        for doc in store.get_docs(namespace, REVIEW, list(run.body.get("review_ids", []))):
+            if sum(_rewrite(c) for c in doc.body.get("changes", [])):
                 changed.append(doc)
         body = {**run.body, "text_forgotten_at": now.isoformat()}
         changed.append(Doc(RUN, run.id, body, status=run.status, created_at=run.created_at))
         store.apply(Batch(namespace=namespace, docs=changed))
-    return {"runs": len(runs), "texts": forgotten}
+    return {"runs": len(runs), "entries": forgotten}

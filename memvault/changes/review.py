@@ -78,6 +78,7 @@ class ReviewQueue:
         journal_id = f"{run_id}:review:{review_id}"
         run_body = {**run.body, "journal": [*run.body["journal"], journal_id]}
         batch.docs = [
+            *batch.docs,  # the persona layers' documents the changes write
             Doc(JOURNAL, journal_id, {"run_id": run_id, "entries": entries}, created_at=now),
             Doc(RUN, run_id, run_body, status=run.status, created_at=run.created_at),
             _settled(item, now, "approved"),

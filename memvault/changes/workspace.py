@@ -14,14 +14,17 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, TypeVar
 
-from memvault.changes.plan import Change, Impact, Reason
-from memvault.kg.model import Entity, Episode, Fact, Mention, RecordKind, Session
+from memvault.changes.plan import Change, ChangeKind, Impact, Reason
+from memvault.kg.model import Entity, Episode, Fact, Mention, Session
 from memvault.kg.store import Store
+from memvault.persona.model import Attitude, Skill
 
-R = TypeVar("R", Session, Episode, Entity, Fact)
+R = TypeVar("R", Session, Episode, Entity, Fact, Attitude, Skill)
+AnyRecord = Session | Episode | Entity | Fact | Attitude | Skill
+PERSONA_STATUS = "live"  # the persona layers' documents in use (memvault.persona.layer)
 
 
-def _kind(record: Session | Episode | Entity | Fact) -> RecordKind:
+def _kind(record: AnyRecord) -> ChangeKind:
     match record:
         case Episode():
             return "episode"
@@ -29,6 +32,10 @@ def _kind(record: Session | Episode | Entity | Fact) -> RecordKind:
             return "fact"
         case Entity():
             return "entity"
+        case Attitude():
+            return "attitude"
+        case Skill():
+            return "skill"
         case _:
             return "session"
 
@@ -41,16 +48,22 @@ class Workspace:
         self.facts: dict[str, Fact] = {}
         self.entities: dict[str, Entity] = {}
         self.sessions: dict[str, Session] = {}
+        self.attitudes: dict[str, Attitude] = {}
+        self.skills: dict[str, Skill] = {}
         self.mentions: dict[str, set[str]] = defaultdict(set)  # episode id → entity ids
-        self._before: dict[tuple[RecordKind, str], dict[str, Any] | None] = {}
-        self._reasons: dict[tuple[RecordKind, str], list[Reason]] = {}
-        self._deleted: set[tuple[RecordKind, str]] = set()
-        self._group: dict[tuple[RecordKind, str], str] = {}
+        self._before: dict[tuple[ChangeKind, str], dict[str, Any] | None] = {}
+        self._reasons: dict[tuple[ChangeKind, str], list[Reason]] = {}
+        self._deleted: set[tuple[ChangeKind, str]] = set()
+        self._group: dict[tuple[ChangeKind, str], str] = {}
 
     @classmethod
     def load(cls, store: Store, namespace: str, now: datetime) -> Workspace:
         ws = cls(namespace, now)
         ws.add_records(store.iter_records(namespace))
+        for d in store.list_docs(namespace, "attitude", status=PERSONA_STATUS, limit=1_000_000):
+            ws.attitudes[d.id] = Attitude.model_validate(d.body)
+        for d in store.list_docs(namespace, "skill", status=PERSONA_STATUS, limit=1_000_000):
+            ws.skills[d.id] = Skill.model_validate(d.body)
         return ws
 
     def add_records(self, records: Iterable[Session | Episode | Entity | Fact | Mention]) -> None:
@@ -67,16 +80,18 @@ class Workspace:
                 case Session():
                     self.sessions[r.id] = r
 
-    def _table(self, kind: RecordKind) -> dict[str, Any]:
+    def _table(self, kind: ChangeKind) -> dict[str, Any]:
         tables: dict[str, dict[str, Any]] = {
             "episode": self.episodes,
             "fact": self.facts,
             "entity": self.entities,
             "session": self.sessions,
+            "attitude": self.attitudes,
+            "skill": self.skills,
         }
         return tables[kind]
 
-    def _note(self, kind: RecordKind, rid: str, reason: Reason, group: str | None) -> None:
+    def _note(self, kind: ChangeKind, rid: str, reason: Reason, group: str | None) -> None:
         key = (kind, rid)
         if group is not None:
             self._group.setdefault(key, group)
@@ -107,6 +122,23 @@ class Workspace:
             setattr(changed, name, value)  # validated on assignment: bad values fail here
         self._table(kind)[record.id] = changed
         return changed
+
+    def create(
+        self,
+        record: R,
+        op: str,
+        why: str,
+        *,
+        certainty: float = 1.0,
+        impact: Impact = "low",
+        group: str | None = None,
+    ) -> R:
+        """Propose a new record (the change's before is None)."""
+        kind = _kind(record)
+        reason = Reason(op=op, why=why, confidence=certainty, impact=impact)
+        self._note(kind, record.id, reason, group)
+        self._table(kind)[record.id] = record
+        return record
 
     def delete(
         self,
@@ -149,7 +181,7 @@ class Workspace:
                 )
 
     # -- read helpers -----------------------------------------------------------------------
-    def get(self, kind: RecordKind, rid: str) -> Session | Episode | Entity | Fact | None:
+    def get(self, kind: ChangeKind, rid: str) -> AnyRecord | None:
         return self._table(kind).get(rid)
 
     def live_facts(self) -> list[Fact]:

@@ -132,6 +132,9 @@ def recall(
     as_of: Annotated[str | None, typer.Option(help="World time to ask about (ISO date).")] = None,
     now: Annotated[str | None, typer.Option(help="Pretend it is this time (ISO date).")] = None,
     explain: Annotated[bool, typer.Option(help="Show how each score was made.")] = False,
+    persona: Annotated[
+        bool, typer.Option("--persona", help="Add the current attitudes the query touches.")
+    ] = False,
     ids: Annotated[
         bool, typer.Option("--ids", help="Print only the ids, one a line (for pipes).")
     ] = False,
@@ -145,6 +148,7 @@ def recall(
             k=k,
             now=parse_time(now, "--now"),
             as_of=parse_time(as_of, "--as-of"),
+            persona=persona,
         )
     data = [
         {
@@ -305,6 +309,7 @@ from memvault.cli import (  # noqa: E402
     graph_cmd,
     lifecycle_cmd,
     lint_cmd,
+    persona_cmd,
     serve_cmd,
 )
 
@@ -318,6 +323,7 @@ app.add_typer(dream_cmd.dream_app, name="dream")
 app.add_typer(dream_cmd.review_app, name="review")
 app.add_typer(graph_cmd.graph_app, name="graph")
 app.add_typer(graph_cmd.inbox_app, name="inbox")
+app.add_typer(persona_cmd.persona_app, name="persona")
 app.command("lint")(lint_cmd.lint)
 
 

@@ -19,6 +19,7 @@ from memvault.config.dream import (
     ReviewSettings,
     TierSettings,
 )
+from memvault.config.persona import PersonaSettings
 from memvault.kg.model import MemoryType
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "IndexSettings",
     "LintSettings",
     "MaintenanceSettings",
+    "PersonaSettings",
     "RecallSettings",
     "ReviewSettings",
     "ServerSettings",
@@ -93,6 +95,12 @@ class RecallSettings(BaseModel):
     age_decay: bool = Field(
         default=True,
         description="false: no age decay in ranking (set by dream.hygiene.confidence_decay).",
+    )
+    digest_factor: float = Field(
+        default=0.85, gt=0, le=1, description="A cold digest ranks × this (less than it was)."
+    )
+    headline_factor: float = Field(
+        default=0.7, gt=0, le=1, description="A frozen headline ranks × this."
     )
     access_stretch_cap: float = Field(
         default=10.0, ge=1, description="Use stretches a memory's half-life up to this many times."
@@ -350,6 +358,7 @@ class Settings(BaseSettings):
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
     index: IndexSettings = Field(default_factory=IndexSettings)
     fold: FoldSettings = Field(default_factory=FoldSettings)
+    persona: PersonaSettings = Field(default_factory=PersonaSettings)
     secret_key: str = DEFAULT_SECRET
     recall: RecallSettings = Field(default_factory=RecallSettings)
     dream: DreamSettings = Field(default_factory=DreamSettings)

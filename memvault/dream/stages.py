@@ -33,6 +33,7 @@ from memvault.lifecycle.tiers import move_tiers
 from memvault.lint.ontology import Ontology
 from memvault.lint.runner import LintReport
 from memvault.llm import LLM
+from memvault.persona.stage import propose_persona
 from memvault.recall.scoring import stretch_of
 
 
@@ -153,6 +154,10 @@ def consolidate_stage(run: Run, p: Parts) -> None:
     }
 
 
+def persona_stage(run: Run, p: Parts) -> None:
+    run.stages["persona"] = propose_persona(run.ws, run.new_ids, p.llm, p.settings.persona)
+
+
 def maintenance_stage(run: Run, p: Parts) -> None:
     s = p.settings
 
@@ -204,6 +209,7 @@ STAGES: tuple[Stage, ...] = (
     ("communities", communities_stage),
     ("reflect", reflect_stage),
     ("consolidate", consolidate_stage),
+    ("persona", persona_stage),
     ("maintenance", maintenance_stage),
     ("janitor", janitor_stage),
     ("prune", prune_stage),

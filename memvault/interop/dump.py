@@ -4,10 +4,12 @@ Line 1 is a header ``{"format": "memvault-dump", "version": 2, "namespace", "emb
 "dim"}``; each further line is ``{"type": session|entity|episode|mention|fact, "data": {...}}``,
 ``{"type": "vector", "kind", "id", "b64"}`` (float32, base64) or, from version 2,
 ``{"type": "fold", "id": memory type, "data": {...}}`` (a type's digest: ``memvault.folds``;
-imported with its watermark reset, which only bounds a scan). Records come in a stable
-order, so two dumps of the same state are byte-identical. Import validates every line
-before writing anything, reuses vectors when the embedder matches and re-embeds otherwise,
-and upserts by id in one transaction (importing the same dump twice changes nothing).
+imported with its watermark reset, which only bounds a scan) and, from version 3,
+``{"type": "attitude" | "skill", "data": {...}}`` (the persona layers, every version).
+Records come in a stable order, so two dumps of the same state are byte-identical. Import
+validates every line before writing anything, reuses vectors when the embedder matches and
+re-embeds otherwise, and upserts by id in one transaction (importing the same dump twice
+changes nothing).
 """
 
 from __future__ import annotations
@@ -27,11 +29,13 @@ from memvault.embed import Embedder
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
 from memvault.kg.model import Entity, Episode, Fact, MemoryType, Mention, Session, VectorKind
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
+from memvault.persona.model import Attitude, Skill
 
 FORMAT = "memvault-dump"
-VERSION = 2
-READS = (1, 2)  # version 1 had no fold lines
+VERSION = 3
+READS = (1, 2, 3)  # version 1 had no fold lines, 2 no persona lines
 FOLD = "fold"  # the document kind memvault.folds keeps (one per memory type)
+PERSONA, LIVE = ("attitude", "skill"), "live"  # the persona layers' documents in use
 _MODELS: dict[str, type[BaseModel]] = {
     "session": Session,
     "entity": Entity,
@@ -89,6 +93,12 @@ def export_namespace(
         counts["fold"] += 1
         out.write(json.dumps({"type": "fold", "id": doc.id, "data": doc.body}, sort_keys=True))
         out.write("\n")
+    for kind in PERSONA:
+        for doc in sorted(
+            store.list_docs(namespace, kind, status=LIVE, limit=1_000_000), key=lambda d: d.id
+        ):
+            counts[kind] += 1
+            out.write(json.dumps({"type": kind, "data": doc.body}, sort_keys=True) + "\n")
     summary.counts = dict(counts)
     return summary
 
@@ -218,6 +228,9 @@ def _load_line(
     if kind == FOLD:
         batch.docs.append(_fold_doc(item))
         return
+    if kind in PERSONA:
+        batch.docs.append(_persona_doc(kind, item["data"], target, rekey))
+        return
     model = _MODELS.get(kind or "")
     if model is None:
         raise ValueError(f"unknown record type {kind!r}")
@@ -232,6 +245,25 @@ def _fold_doc(item: dict[str, Any]) -> Doc:
         raise ValueError("a fold needs data with a text 'digest'")
     # the seq watermark belongs to the store it came from; the cursor (write times) stays
     return Doc(kind=FOLD, id=memory_type.value, body={**body, "watermark": 0})
+
+
+def _persona_doc(
+    kind: str, data: dict[str, Any], target: str, rekey: Callable[[str], str] | None
+) -> Doc:
+    data = {**data, "namespace": target}
+    if rekey:
+        data["evidence"] = [
+            {**e, "episode_id": rekey(e["episode_id"]) if e.get("episode_id") else None}
+            for e in data.get("evidence", [])
+        ]
+        if kind == "attitude":
+            data["id"] = rekey(data["id"])
+            if data.get("superseded_by"):
+                data["superseded_by"] = rekey(data["superseded_by"])
+    record = (Attitude if kind == "attitude" else Skill).model_validate(data)
+    return Doc(
+        kind, record.id, record.model_dump(mode="json"), status=LIVE, created_at=record.first_seen
+    )
 
 
 def _short(exc: Exception) -> str:

@@ -253,11 +253,12 @@ class Store(ABC):
         """Numbers of episodes, facts (live / all), entities, sessions, mentions, vectors."""
 
     def tier_counts(self, namespace: str) -> list[dict[str, Any]]:
-        """Episodes per (type, tier, level: full / digest / headline) with their text's
-        characters, sorted. Adapters may answer without parsing every record."""
+        """Live episodes (not retired) per (type, tier, level: full / digest / headline)
+        with their text's characters, sorted. Adapters may answer without parsing every
+        record."""
         cells: dict[tuple[str, str, str], list[int]] = {}
         for r in self.iter_records(namespace):
-            if isinstance(r, Episode):
+            if isinstance(r, Episode) and r.expired_at is None:
                 level = str((r.metadata.get("digest") or {}).get("level", "full"))
                 cell = cells.setdefault((r.type.value, r.tier.value, level), [0, 0])
                 cell[0] += 1

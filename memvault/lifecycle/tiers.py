@@ -13,16 +13,17 @@ one-way digests that go with them (docs/tiers.md).
   and the limits are applied in code after it answers. A compressed memory used again moves
   back up to hot (:mod:`memvault.feedback`) but keeps its digest: detail is never
   regenerated. The journal keeps the dropped text for undo for ``journal_retention_days``
-  (:func:`memvault.changes.apply.Applier.forget_dropped_text`), then it is gone.
+  (:func:`memvault.changes.retention.forget_dropped_text`), then it is gone.
 
 Moves are proposed changes like every other (journaled, undoable within the retention).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
-from collections.abc import Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from datetime import datetime
 from typing import Any
 
@@ -38,6 +39,8 @@ ORDER = (Tier.HOT, Tier.WARM, Tier.COLD, Tier.FROZEN)
 FULL, DIGEST, HEADLINE = "full", "digest", "headline"
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+")
 _NAMED = re.compile(r"\b(?:[A-Z][\w'-]+|\d[\d,.:/-]*)")
+_WORD = re.compile(r"[a-z][a-z0-9'-]+")
+_MACHINE = re.compile(r"\S+=\S+|\S*/\S*/\S*")
 
 
 def level(e: Episode) -> str:
@@ -56,10 +59,25 @@ def clip_chars(text: str, limit: int) -> str:
     return (head[:cut] if cut > limit // 2 else head).rstrip(" ,;:") + "…"
 
 
-def extractive_digest(text: str, limit: int) -> str:
+def rarity(texts: Sequence[str]) -> dict[str, float]:
+    """Each word's rarity across ``texts`` (0: in every text, 1: in one), for
+    :func:`extractive_digest`: what a text shares with all the others says little about it."""
+    df: Counter[str] = Counter()
+    for t in texts:
+        df.update(set(_WORD.findall(t.lower())))
+    n = len(texts)
+    if n < 2:
+        return {}
+    return {w: math.log((1 + n) / (1 + c)) / math.log((1 + n) / 2) for w, c in df.items()}
+
+
+def extractive_digest(text: str, limit: int, rare: Mapping[str, float] | None = None) -> str:
     """The offline digest: whole sentences of the text, in their order, chosen by how much
-    they name (capitalised words, numbers, dates) and the first one first, within ``limit``.
-    It drops sentences; it never rewrites them."""
+    they name (capitalised words, numbers, dates; machine output such as key=value pairs and
+    paths counts against) and the first one first, within ``limit``. With ``rare``
+    (:func:`rarity` over the texts digested together) a sentence also counts by how rare its
+    words are: the boilerplate a text shares with the others goes first. It drops sentences;
+    it never rewrites them."""
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
@@ -69,7 +87,11 @@ def extractive_digest(text: str, limit: int) -> str:
 
     def weight(i: int) -> float:
         s = sentences[i]
-        return (2.0 if i == 0 else 0.0) + len(_NAMED.findall(s)) / max(len(s.split()), 1)
+        words = max(len(s.split()), 1)
+        machine = len(_MACHINE.findall(s)) / words  # key=value, paths: output, not prose
+        found = _WORD.findall(s.lower())
+        rarest = sum(rare.get(w, 1.0) for w in found) / max(len(found), 1) if rare else 0.0
+        return (2.0 if i == 0 else 0.0) + len(_NAMED.findall(s)) / words - machine + rarest
 
     chosen: list[int] = []
     seen: set[str] = set()

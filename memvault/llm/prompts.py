@@ -272,3 +272,49 @@ def digest_v1(items: Sequence[Mapping[str, Any]]) -> Prompt[Digests]:
         response_model=Digests,
         inputs={"items": list(items)},
     )
+
+
+class FoundAttitude(BaseModel):
+    episode_id: str
+    category: str
+    statement: str
+    context: str | None = None
+    polarity: int = 1
+
+
+class FoundSkillUse(BaseModel):
+    episode_id: str
+    name: str
+    kind: str = "do"
+
+
+class PersonaFindings(BaseModel):
+    attitudes: list[FoundAttitude] = Field(default_factory=list)
+    skills: list[FoundSkillUse] = Field(default_factory=list)
+
+
+_PERSONA_SYSTEM = (
+    "From what a person said, find (1) their attitudes: how they like things done, each in "
+    "one category of {categories}, as a short statement in their words, with a context when "
+    "they limit it ('in chat', 'for reports') and polarity 1 (prefers) or -1 (avoids); and "
+    "(2) skill uses: a named skill and the kind of use, one of read, do, teach, build. Only "
+    "what the text says; nothing about anyone else. JSON: {{'attitudes': [{{'episode_id', "
+    "'category', 'statement', 'context', 'polarity'}}], 'skills': [{{'episode_id', 'name', "
+    "'kind'}}]}}."
+)
+
+
+def persona_v1(
+    episodes: Sequence[Mapping[str, Any]], categories: Sequence[str]
+) -> Prompt[PersonaFindings]:
+    """``episodes``: [{id, speaker, text}]."""
+    return Prompt(
+        name="persona",
+        version=1,
+        messages=[
+            {"role": "system", "content": _PERSONA_SYSTEM.format(categories=", ".join(categories))},
+            {"role": "user", "content": json.dumps({"episodes": list(episodes)})},
+        ],
+        response_model=PersonaFindings,
+        inputs={"episodes": list(episodes)},
+    )

@@ -32,6 +32,8 @@ class Explanation(BaseModel):
             f"anti-stickiness {f.stickiness:.3f}",
         ]
         extra = []
+        if f.fidelity != 1.0:
+            extra.append(f"compressed ×{f.fidelity:.2f}")
         if f.confidence != 1.0:
             extra.append(f"effective confidence {f.confidence:.3f}")
         if f.currency != 1.0 or f.currency_note:
@@ -46,7 +48,7 @@ class Explanation(BaseModel):
 
 
 class Hit(BaseModel):
-    kind: Literal["episode", "fact"]
+    kind: Literal["episode", "fact", "persona"]  # persona: a current attitude
     id: str
     text: str
     score: float

@@ -21,6 +21,7 @@ class Factors(BaseModel):
     access_boost: float
     stickiness: float
     stretch: float = 1.0  # half-life × this by recent use
+    fidelity: float = 1.0  # a digest or headline ranks below the text it was
     confidence: float = 1.0  # effective confidence, facts only
     currency: float = 1.0  # replaced / contested below 1, current or answering above
     currency_note: str | None = None
@@ -94,7 +95,11 @@ def score_episode(
         currency=verdict.factor if verdict else 1.0,
         currency_note=verdict.why if verdict else None,
     )
+    level = (e.metadata.get("digest") or {}).get("level") if e.metadata else None
+    if level:
+        f.fidelity = s.headline_factor if level == "headline" else s.digest_factor
     f.score = f.relevance * f.importance * f.decay * f.access_boost * f.stickiness * f.currency
+    f.score *= f.fidelity
     return f
 
 

@@ -85,6 +85,7 @@ def test_public_api_all_is_exact() -> None:
         "devservers",
         "folds",
         "primer",
+        "persona",
     }
     assert set(memvault.__all__) - {"__version__"} == exported - modules
     for name in memvault.__all__:

@@ -110,7 +110,9 @@ class Inventory:
             "SELECT json_extract(body, '$.type'), json_extract(body, '$.tier'),"
             " coalesce(json_extract(body, '$.metadata.digest.level'), 'full'), count(*),"
             " sum(length(json_extract(body, '$.content')))"
-            " FROM episodes WHERE namespace = ? GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
+            " FROM episodes WHERE namespace = ?"
+            " AND json_extract(body, '$.expired_at') IS NULL"
+            " GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
             (namespace,),
         )
         return [
