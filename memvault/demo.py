@@ -4,8 +4,8 @@ Maya talks to her assistant across six sessions over a year: she moves from Berl
 Lisbon, changes managers, states preferences, and repeats herself. The demo writes it,
 recalls from it now and "as of" the past with each score explained, then dreams: a dry run
 first, then apply (the move and the new manager supersede the old facts, the repeated
-preference merges), and finally the inbox: what the dream was unsure of, waiting for a
-human, and what it noticed.
+preference merges), the inbox: what the dream was unsure of, waiting for a human, and what
+it noticed; and last how Maya likes things done (the persona layer read from her words).
 """
 
 from __future__ import annotations
@@ -136,6 +136,20 @@ def run_demo(path: Path, console: Console | None = None) -> dict[str, Any]:
             "contested (recall prefers the newer) until the dream judges them.[/]"
         )
         summary |= _dream(console, vault)
+        console.rule("[bold]7. persona[/]: how Maya likes things done (versions kept)")
+        rows = vault.attitudes(namespace=NAMESPACE, history=True)
+        summary["attitudes"] = {a["statement"]: a["status"] for a in rows}
+        for a in rows:
+            last = a["last_corroborated"][:10]
+            console.print(
+                f"{a['status']:>8}  {a['category']}: {escape(a['statement'])} "
+                f"(said {len(a['evidence'])}×, last {last}; confidence now "
+                f"{a['confidence_now']:.2f})"
+            )
+        console.print(
+            "[yellow]Not said since June, the answer-length preference has faded below "
+            "the floor: kept, no longer current.[/]"
+        )
     console.print(
         f"\nvault file: {path}\n  try: memvault --db {path} recall 'running' -n maya"
         f"\n       memvault --db {path} dream report {summary['run_id']} -n maya"

@@ -24,7 +24,7 @@ from memvault.ingest.inputs import EpisodeIn, FactIn
 from memvault.ingest.pipeline import Writer, WriteResult
 from memvault.interop.dump import DumpSummary, export_namespace, import_namespace
 from memvault.kg.model import NAMESPACE_PATTERN, Episode, Fact
-from memvault.kg.store import FactQuery
+from memvault.kg.store import Doc, FactQuery
 from memvault.persona.sdk import PersonaMethods
 from memvault.recall import Hit, Recaller
 
@@ -48,6 +48,7 @@ class MemVault(Background, PersonaMethods):
             max_chars=self.settings.max_content_chars,
             hold_below=self.settings.hold_facts_below,
             due_days=self.settings.dream.review.due_days,
+            on_episodes=self._persona_docs if self.settings.persona.on_write else None,
         )
         configured = set(self.settings.dream.consolidate.single_valued_predicates)
         self.feedbacks = FeedbackService(container.store)
@@ -128,12 +129,13 @@ class MemVault(Background, PersonaMethods):
         self._captured(ns, result, now)
         return result
 
+    def _persona_docs(self, namespace: str, episodes: list[Episode]) -> list[Doc]:
+        """The persona rules over episodes being written (``persona.on_write``)."""
+        return self.persona.docs_for(namespace, episodes)
+
     def _captured(self, namespace: str, result: WriteResult, now: datetime | None) -> None:
-        """After a write: the persona rules over the new episodes (``persona.on_write``), and
-        the janitor on its ``onCapture`` schedule once enough was written since its last."""
-        if self.settings.persona.on_write and result.created:
-            written = self.store.get_episodes(namespace, result.episode_ids)
-            self.persona.extract(namespace, written, self.now(now))
+        """After a write: the janitor on its ``onCapture`` schedule, once enough was written
+        since its last run."""
         if self.settings.dream.hygiene.schedule == "onCapture":
             self.dreamer.capture(namespace, self.now(now))
 

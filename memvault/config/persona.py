@@ -8,7 +8,7 @@ from memvault.persona.model import Category, UseKind
 
 
 def _decay() -> dict[Category, float]:
-    slow, mid, fast = 0.002, 0.004, 0.006  # half-lives ≈ 350, 175, 115 days
+    slow, mid, fast = 0.004, 0.005, 0.008  # said once: no longer current after ≈ 173, 139, 87 days
     return {
         Category.WRITING_STYLE: mid,
         Category.TECH_CHOICE: mid,
@@ -35,14 +35,14 @@ class PersonaSettings(BaseModel):
         description="Per category: λ of confidence × exp(−λ·days since the last evidence).",
     )
     current_floor: float = Field(
-        default=0.25, ge=0, le=1, description="Below this an attitude is no longer current."
+        default=0.3, ge=0, le=1, description="Below this an attitude is no longer current."
     )
     initial_confidence: float = Field(default=0.6, gt=0, le=1)
     corroborate_step: float = Field(
         default=0.15, gt=0, le=1, description="A restatement: confidence += step × (1 − it)."
     )
     skill_half_life_days: float = Field(
-        default=120.0, gt=0, description="A use's experience points halve every this many days."
+        default=180.0, gt=0, description="A use's experience points halve every this many days."
     )
     competent_xp: float = Field(default=10.0, gt=0, description="L2 (competent) from here.")
     generative_xp: float = Field(default=30.0, gt=0, description="L3 (generative) from here.")

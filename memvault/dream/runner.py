@@ -1,6 +1,6 @@
 """One dream of one namespace: gate → lock → the stages of ``dream.stages.STAGES`` in order
-(load, orient, lint, signal, communities, reflect, consolidate, maintenance, janitor, prune,
-tiers) → plan, then (only when asked) apply through the changes layer, and forget the text
+(load, orient, lint, signal, communities, reflect, consolidate, persona, maintenance, janitor,
+prune, tiers) → plan, then (only when asked) apply through the changes layer, and forget the text
 that compression dropped once its journal retention has passed.
 
 ``tiers`` runs the tier stage alone (``memvault tiers``), ``janitor`` the janitor, prune and

@@ -7,7 +7,7 @@ after its commit.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -27,7 +27,7 @@ from memvault.kg.model import (
     Session,
     content_hash,
 )
-from memvault.kg.store import Batch, Store, VectorRecord
+from memvault.kg.store import Batch, Doc, Store, VectorRecord
 from memvault.llm import LLM
 from memvault.llm.prompts import ExtractedFact, extract_v1
 
@@ -56,9 +56,13 @@ class Writer:
         max_chars: int,
         hold_below: float = 0.0,
         due_days: float = 7.0,
+        on_episodes: Callable[[str, list[Episode]], list[Doc]] | None = None,
     ):
+        """``on_episodes``: documents to write with each batch of new episodes, in the same
+        transaction (the persona layers' rules)."""
         self.store, self.embedder, self.llm, self.max_chars = store, embedder, llm, max_chars
         self.hold_below, self.due_days = hold_below, due_days
+        self.on_episodes = on_episodes
 
     # -- episodes -------------------------------------------------------------------------
     def write_episodes(
@@ -113,6 +117,8 @@ class Writer:
         batch.facts = [*created, *facts.reinforced.values()]
         batch.vectors = self._vectors(fresh, created, list(entities.new.values()))
         batch.docs = hold_for_review(namespace, held, now, self.hold_below, self.due_days)
+        if self.on_episodes is not None:  # e.g. the persona rules: in the same transaction
+            batch.docs += self.on_episodes(namespace, fresh)
         result.watermark = self.store.apply(batch)
         result.created = len(fresh)
         result.entities_created = len(entities.new)

@@ -38,7 +38,7 @@ from memvault.persona.model import (
     level_for,
     skill_key,
 )
-from memvault.persona.rules import content_words
+from memvault.persona.rules import content_words, topic_of
 
 ATTITUDE, SKILL, LIVE = "attitude", "skill", "live"
 
@@ -71,7 +71,7 @@ def _words(a: Attitude | Proposal) -> list[str]:
 
 
 def _topic(a: Attitude | Proposal) -> set[str]:
-    return set((a.topic or " ".join(_words(a))).split())
+    return set((a.topic or topic_of(a.statement)).split())
 
 
 def same_chain(a: Attitude, p: Proposal) -> bool:
@@ -112,7 +112,7 @@ def plan_upsert(
         namespace=namespace,
         category=p.category,
         statement=p.statement,
-        topic=p.topic or " ".join(sorted(set(_words(p)))),
+        topic=p.topic or topic_of(p.statement),
         context=p.context,
         polarity=1 if p.polarity >= 0 else -1,
         confidence=s.initial_confidence if p.confidence is None else p.confidence,

@@ -44,11 +44,31 @@ _LEX: dict[Category, str] = {
     "mentoring",
 }
 WORD_CATEGORY = {w: c for c, words in _LEX.items() for w in words.split()}
+# What a preference is a choice about: two statements about the same facet (in the same
+# category and context) are versions of one attitude, whatever words they use ("emails" →
+# "calls" is a change of channel; "Postgres" and "Rust" are two attitudes).
+FACETS: dict[str, str] = {
+    "length": "short brief concise detail detailed verbose long full terse",
+    "format": "bullet bullets paragraphs prose headings tables lists",
+    "tone": "formal casual friendly blunt",
+    "emoji": "emoji emojis",
+    "database": "postgres postgresql mysql sqlite database databases mongodb",
+    "language": "python rust go golang java typescript javascript kotlin swift ruby",
+    "editor": "vim neovim emacs vscode editor ide jetbrains pycharm",
+    "channel": "email emails slack call calls meeting meetings async phone messages",
+    "theme": "dark light mode theme",
+    "deploys": "deploy deploys deployment rollback rollbacks experimental releases",
+    "medium": "examples docs documentation video videos tutorial tutorials books courses",
+    "mode": "pairing pair solo alone together",
+    "structure": "functions modules classes inheritance composition",
+}
+WORD_FACET = {w: f for f, words in FACETS.items() for w in words.split()}
 STOP = set(
     "i me my we you it its this that these those a an the to of in on for with and or but so "
     "please always usually never really much strongly prefer rather would d like love enjoy "
     "hate dislike avoid don't do not no more over than instead use using be is are when "
-    "writing doing them their our your all some any very just also now".split()
+    "writing doing them their our your all some any very just also now want wants have get "
+    "need see keep honestly".split()
 )
 _CONTEXT = re.compile(
     r"\b(in|for|during)\s+(chat|chats|reports?|emails?|code reviews?|docs|documentation|"
@@ -100,8 +120,23 @@ class SkillDraft:
     kind: UseKind
 
 
+_SELF = re.compile(r"\b(?:I|please)\b", re.I)
+
+
+def might_speak_of_self(text: str) -> bool:
+    """A cheap first look: only texts with "I" or "please" can hold what the rules read."""
+    return _SELF.search(text) is not None
+
+
 def content_words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z][a-z0-9+#'-]*", text.lower()) if w not in STOP]
+
+
+def topic_of(text: str) -> str:
+    """The chain key of a statement: its facets (``~length``), else its content words."""
+    words = content_words(text)
+    facets = sorted({f"~{WORD_FACET[w]}" for w in words if w in WORD_FACET})
+    return " ".join(facets or sorted(set(words)))
 
 
 def category_of(text: str) -> Category | None:
@@ -145,7 +180,7 @@ def attitudes(text: str) -> list[AttitudeDraft]:
                     AttitudeDraft(
                         category=category,
                         statement=f"{lead}{core}" + (f" ({context})" if context else ""),
-                        topic=" ".join(sorted(set(words))),
+                        topic=topic_of(core),
                         context=context,
                         polarity=polarity,
                     )

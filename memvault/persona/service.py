@@ -14,13 +14,14 @@ from memvault.config import PersonaSettings
 from memvault.errors import InvalidInputError, NotFoundError
 from memvault.ingest.normalize import normalize_content
 from memvault.kg.model import Episode
-from memvault.kg.store import Store
+from memvault.kg.store import Doc, Store
 from memvault.persona import rules
 from memvault.persona.layer import (
     AttitudeView,
     PersonaStore,
     Proposal,
     check_level,
+    doc,
     plan_skill_use,
     plan_upsert,
     read_attitudes,
@@ -87,7 +88,7 @@ class PersonaService:
         p = Proposal(
             category=cat,
             statement=" ".join(statement.split()),
-            topic=" ".join(sorted(set(rules.content_words(topic)))) if topic else "",
+            topic=rules.topic_of(topic) if topic else "",
             context=context.strip() or None if context else None,
             polarity=polarity,
             confidence=_confidence(confidence),
@@ -120,8 +121,17 @@ class PersonaService:
         assert final is not None
         return {"counted": after is not None, **read_skill(final, at, self.s)}
 
-    def extract(self, ns: str, episodes: Sequence[Episode], at: datetime) -> dict[str, int]:
-        """The write path's rules over new episodes: attitudes and skill uses, applied."""
+    def docs_for(self, ns: str, episodes: Sequence[Episode]) -> list[Doc]:
+        """What the rules find in episodes about to be written, as documents to write in
+        the same transaction (the write path's hook: no second commit)."""
+        if not any(rules.might_speak_of_self(e.content) for e in episodes):
+            return []
+        return [doc(r) for r in self.read_episodes(ns, episodes)[0]]
+
+    def read_episodes(
+        self, ns: str, episodes: Sequence[Episode]
+    ) -> tuple[list[Attitude | Skill], dict[str, int]]:
+        """The rules over episodes: the attitude and skill records they change, and counts."""
         found: list[tuple[Episode, list[rules.AttitudeDraft], list[rules.SkillDraft]]] = []
         for e in episodes:
             if (e.speaker or "").strip().lower() in ASSISTANTS:
@@ -131,7 +141,7 @@ class PersonaService:
                 found.append((e, drafts, uses))
         counts = {"attitudes": 0, "skill_uses": 0}
         if not found:
-            return counts
+            return [], counts
         attitudes = self.docs.attitudes(ns)
         skills = self.docs.skills(ns)
         changed: dict[str, Attitude | Skill] = {}
@@ -152,8 +162,7 @@ class PersonaService:
                     skills[key] = used
                     changed[f"skill:{key}"] = used
                     counts["skill_uses"] += 1
-        self.docs.save(ns, list(changed.values()))
-        return counts
+        return list(changed.values()), counts
 
     # -- reads --------------------------------------------------------------------------------
     def attitudes(

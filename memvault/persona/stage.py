@@ -18,7 +18,7 @@ from memvault.llm.port import LLM
 from memvault.llm.prompts import persona_v1
 from memvault.persona.layer import Proposal, plan_skill_use, plan_upsert, use_xp
 from memvault.persona.model import Attitude, Category, Evidence, Skill, skill_key
-from memvault.persona.rules import content_words
+from memvault.persona.rules import topic_of
 from memvault.persona.service import ASSISTANTS
 
 BATCH = 20
@@ -61,7 +61,7 @@ def propose_persona(
             p = Proposal(
                 category=Category(fa.category),
                 statement=" ".join(fa.statement.split())[:500],
-                topic=" ".join(sorted(set(content_words(fa.statement)))),
+                topic=topic_of(fa.statement),
                 context=fa.context,
                 polarity=-1 if fa.polarity < 0 else 1,
                 evidence=ev,

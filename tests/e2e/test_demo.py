@@ -25,6 +25,7 @@ def test_demo_writes_recalls_dreams_and_fills_the_inbox(
         "4. dream, dry run",
         "5. dream --apply",
         "6. inbox",
+        "7. persona",
     ):
         assert step in text
     assert "Lisbon" in summary["top"]["Where does Maya live?"]  # the current value first
@@ -34,5 +35,9 @@ def test_demo_writes_recalls_dreams_and_fills_the_inbox(
     assert summary["dream_counts"]["consolidate.supersede"] >= 2
     assert summary["dream_counts"]["consolidate.merge_episode"] == 2  # the repeated preference
     assert summary["review_items"] == 1  # two managers named at once: a human decides
+    assert summary["attitudes"] == {  # said twice by June: one attitude, faded since
+        "prefer dark mode in every tool": "current",
+        "prefer short answers with code examples": "faded",
+    }
     again = run_demo(tmp_path / "demo.db", Console(file=io.StringIO()))  # re-runnable
     assert again["lives_in_now"] == ["Lisbon"]
