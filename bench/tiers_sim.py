@@ -193,8 +193,8 @@ def simulate(path: Path, tiering: bool, args: argparse.Namespace) -> dict[str, A
             if any(h.id == m.id for h in vault.recall(m.question, k=10, now=end)):
                 found += 1
                 continue
-            (e,) = vault.store.get_episodes("default", [m.id]) or [None]
-            what = "gone" if e is None else (e.metadata.get("digest") or {}).get("level", "full")
+            got = vault.store.get_episodes("default", [m.id])
+            what = (got[0].metadata.get("digest") or {}).get("level", "full") if got else "gone"
             missed[what] = missed.get(what, 0) + 1
         return round(found / len(items), 3)
 

@@ -50,10 +50,14 @@ class Background:
         apply: bool = False,
         force: bool = False,
         now: datetime | None = None,
+        skip_files: bool = False,
     ) -> DreamResult:
         """One dream of a namespace. Without ``apply`` it is a dry run: the plan, nothing
-        written. The gate (time and sessions since the last dream) applies unless ``force``."""
-        return self.dreamer.dream(self.ns(namespace), now=self.now(now), apply=apply, force=force)
+        written. The gate (time and sessions since the last dream) applies unless ``force``.
+        ``skip_files``: leave the configured memory directories unread this time."""
+        return self.dreamer.dream(
+            self.ns(namespace), now=self.now(now), apply=apply, force=force, skip_files=skip_files
+        )
 
     def dream_report(self, run_id: str, *, namespace: str | None = None) -> dict[str, Any]:
         return queue.report(self.dreamer.applier.run_doc(self.ns(namespace), run_id))

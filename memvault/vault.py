@@ -23,6 +23,7 @@ from memvault.feedback import Feedback as FeedbackService
 from memvault.ingest.inputs import EpisodeIn, FactIn
 from memvault.ingest.pipeline import Writer, WriteResult
 from memvault.interop.dump import DumpSummary, export_namespace, import_namespace
+from memvault.interop.sdk import InteropMethods
 from memvault.kg.model import NAMESPACE_PATTERN, Episode, Fact
 from memvault.kg.store import Doc, FactQuery
 from memvault.persona.sdk import PersonaMethods
@@ -35,7 +36,7 @@ Feedback = Literal["up", "down", "correct", "incorrect"]
 _NAMESPACE = re.compile(NAMESPACE_PATTERN)
 
 
-class MemVault(Background, PersonaMethods):
+class MemVault(Background, PersonaMethods, InteropMethods):
     def __init__(self, container: Container):
         self.c = container
         self._dreamer: Dreamer | None = None

@@ -1,4 +1,5 @@
-"""Commands that move memories in and out: ingest, export, import."""
+"""Commands that move memories in and out: ingest, export, import (dumps, MEMORY.md directories,
+claude-mem), and plan hygiene."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 from rich.progress import Progress
+from rich.table import Table
 
 from memvault.cli.output import (
     JsonOpt,
@@ -173,13 +175,31 @@ def _write_batches(vault: Any, parsed: ParsedLines, ns: str, progress: bool) -> 
     return totals
 
 
+FORMATS = ("memory-dir", "claude-mem")
+
+
 def export(
+    kind: Annotated[
+        str | None,
+        typer.Argument(help="memory-dir to write a MEMORY.md directory (default: the dump)."),
+    ] = None,
+    target: Annotated[str | None, typer.Argument(help="memory-dir: the directory.")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="File (default: stdout).")] = None,
     vectors: Annotated[bool, typer.Option(help="Include embeddings.")] = True,
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Dump a namespace as JSONL (the logical dump and backup format)."""
+    """Dump a namespace as JSONL (the logical dump and backup format), or, with
+    `memory-dir DIR`, write its typed memories as a MEMORY.md directory."""
+    if kind is not None:
+        if kind != "memory-dir" or not target:
+            raise InvalidInputError(
+                f"unknown export {kind!r}", field="kind", hint="memvault export memory-dir DIR"
+            )
+        with open_vault() as vault:
+            done = vault.export_memory_dir(target, namespace=namespace)
+        emit(done, as_json, lambda: console.print(f"wrote {done['files']} memories to {target}"))
+        return
     with open_vault() as vault:
         if out is None:
             summary = vault.export(sys.stdout, namespace=namespace, with_vectors=vectors)
@@ -194,16 +214,60 @@ def export(
 
 
 def import_(
-    file: Annotated[str, typer.Argument(help="A dump written by `memvault export`.")],
+    source: Annotated[
+        str,
+        typer.Argument(
+            help="A dump written by `memvault export`, or memory-dir / claude-mem then a path."
+        ),
+    ],
+    path: Annotated[
+        str | None, typer.Argument(help="memory-dir: the directory; claude-mem: the .db file.")
+    ] = None,
+    project: Annotated[
+        str | None, typer.Option(help="claude-mem: only this project's observations.")
+    ] = None,
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Load a dump; every line is checked before anything is written."""
+    """Load a dump (every line is checked before anything is written), a MEMORY.md directory
+    (`import memory-dir DIR`: all or nothing, every problem listed by path and line) or a
+    claude-mem database (`import claude-mem FILE.db`: read-only; a second import adds only
+    what is new)."""
     import io
 
-    raw = _read_input(file)
+    if source in FORMATS:
+        if not path:
+            raise InvalidInputError(
+                "is missing", field="path", hint=f"memvault import {source} PATH"
+            )
+        with open_vault() as vault:
+            if source == "memory-dir":
+                done = vault.import_memory_dir(path, namespace=namespace)
+                msg = (
+                    f"imported {done['imported']} of {done['files']} memories "
+                    f"({done['unchanged']} unchanged, {len(done['changed_not_updated'])} changed "
+                    f"and not updated), {done['links']} links; "
+                    f"{len(done['unresolved_links'])} links to memories worth writing, "
+                    f"{len(done['relative_dates'])} relative dates to make absolute"
+                )
+            else:
+                done = vault.import_claude_mem(path, namespace=namespace, project=project)
+                msg = (
+                    f"read {done['read']} observations after #{done['after_id']}: imported "
+                    f"{done['imported']}, {done['duplicates']} already here, "
+                    f"{done['skipped_empty']} without text"
+                )
+        emit(done, as_json, lambda: console.print(msg))
+        return
+    if path is not None:
+        raise InvalidInputError(
+            f"unknown import {source!r}",
+            field="source",
+            hint="a dump file, memory-dir or claude-mem",
+        )
+    raw = _read_input(source)
     with open_vault() as vault:
-        summary = vault.import_(io.StringIO(decode(raw, field=file)), namespace=namespace)
+        summary = vault.import_(io.StringIO(decode(raw, field=source)), namespace=namespace)
     emit(
         {
             "namespace": summary.namespace,
@@ -215,7 +279,53 @@ def import_(
     )
 
 
+def plans(
+    directory: Annotated[Path, typer.Argument(help="The folder of markdown plan files.")],
+    apply: Annotated[
+        bool, typer.Option("--apply", help="Archive and trash as listed (default: a dry run).")
+    ] = False,
+    restore: Annotated[
+        str | None, typer.Option(help="Move a trashed or archived plan back.")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Plan hygiene: classify plan files (active, completed, stale, dormant, recent) and, with
+    --apply, archive completed plans and move stale stubs to .trash/ (never deleted, never an
+    active plan). The dry run lists exactly what --apply does."""
+    from datetime import UTC, datetime
+
+    from memvault.bootstrap import load_settings
+    from memvault.interop import plans as hygiene
+
+    settings = load_settings().plans
+    if restore:
+        names = hygiene.restore(directory, restore)
+        emit({"restored": names}, as_json, lambda: console.print(f"restored {', '.join(names)}"))
+        return
+    now = datetime.now(UTC)
+    found = (
+        hygiene.apply(directory, now, settings) if apply else hygiene.scan(directory, now, settings)
+    )
+    data = {"dir": str(directory), "applied": apply, **hygiene.report(found)}
+
+    def render() -> None:
+        table = Table("file", "class", "action", "reason")
+        for p in found:
+            table.add_row(
+                p.name,
+                p.cls,
+                p.action if apply or p.action == "none" else f"would {p.action}",
+                p.reason,
+            )
+        console.print(table)
+        if not apply:
+            console.print("dry run: nothing moved (add --apply)")
+
+    emit(data, as_json, render)
+
+
 def register(app: typer.Typer) -> None:
     app.command()(handle_errors(ingest))
     app.command()(handle_errors(export))
     app.command(name="import")(handle_errors(import_))
+    app.command()(handle_errors(plans))

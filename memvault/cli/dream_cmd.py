@@ -39,6 +39,9 @@ def dream(
     all_namespaces: Annotated[bool, typer.Option("--all", help="Every namespace.")] = False,
     now: Annotated[str | None, typer.Option(help="Pretend it is this time (ISO date).")] = None,
     show: Annotated[int, typer.Option(help="Changes listed per namespace.")] = 30,
+    skip_files: Annotated[
+        bool, typer.Option("--skip-files", help="Do not read the synced memory directories.")
+    ] = False,
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -49,7 +52,13 @@ def dream(
     with open_vault() as vault:
         names = vault.namespaces() if all_namespaces else [vault.ns(namespace)]
         results = [
-            vault.dream(namespace=n, apply=apply, force=force, now=parse_time(now, "--now"))
+            vault.dream(
+                namespace=n,
+                apply=apply,
+                force=force,
+                now=parse_time(now, "--now"),
+                skip_files=skip_files,
+            )
             for n in names
         ]
     data = [_result_json(r, show) for r in results]

@@ -34,10 +34,12 @@ __all__ = [
     "LintSettings",
     "MaintenanceSettings",
     "PersonaSettings",
+    "PlanSettings",
     "RecallSettings",
     "ReviewSettings",
     "ServerSettings",
     "Settings",
+    "SyncSettings",
     "TierSettings",
 ]
 
@@ -280,6 +282,47 @@ class FoldSettings(BaseModel):
     )
 
 
+class PlanSettings(BaseModel):
+    """Plan hygiene (``memvault plans``): docs/interop.md."""
+
+    stale_days: float = Field(default=7.0, gt=0, description="Stale: older than this ...")
+    stale_max_bytes: int = Field(default=2048, ge=1, description="... and smaller than this.")
+    dormant_days: float = Field(default=14.0, gt=0, description="Dormant: older than this.")
+    markers: list[str] = Field(
+        default_factory=lambda: [
+            "COMPLETED",
+            "-- Complete",
+            "-- Done",
+            "No further planning",
+            "No code changes",
+            "No plan needed",
+            "finalized",
+        ],
+        min_length=1,
+        description="A plan is completed when its H1 or last non-empty line holds one.",
+    )
+    current_names: list[str] = Field(
+        default_factory=lambda: ["current"], description="A file so named is active."
+    )
+
+    @model_validator(mode="after")
+    def _windows(self) -> PlanSettings:
+        if self.dormant_days < self.stale_days:
+            raise ValueError("plans.dormant_days must not be below plans.stale_days")
+        if any(not m.strip() for m in self.markers):
+            raise ValueError("plans.markers must not hold an empty marker")
+        return self
+
+
+class SyncSettings(BaseModel):
+    """Directories the dream keeps in sync with the vault (docs/interop.md)."""
+
+    memory_dirs: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Per namespace: MEMORY.md directories read on each dream (never written).",
+    )
+
+
 class IndexSettings(BaseModel):
     """How the embedded (SQLite) store searches large namespaces. The Cypher stores use
     their servers' own indexes and ignore these."""
@@ -359,6 +402,8 @@ class Settings(BaseSettings):
     index: IndexSettings = Field(default_factory=IndexSettings)
     fold: FoldSettings = Field(default_factory=FoldSettings)
     persona: PersonaSettings = Field(default_factory=PersonaSettings)
+    plans: PlanSettings = Field(default_factory=PlanSettings)
+    sync: SyncSettings = Field(default_factory=SyncSettings)
     secret_key: str = DEFAULT_SECRET
     recall: RecallSettings = Field(default_factory=RecallSettings)
     dream: DreamSettings = Field(default_factory=DreamSettings)

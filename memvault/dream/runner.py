@@ -1,7 +1,7 @@
 """One dream of one namespace: gate → lock → the stages of ``dream.stages.STAGES`` in order
-(load, orient, lint, signal, communities, reflect, consolidate, persona, maintenance, janitor,
-prune, tiers) → plan, then (only when asked) apply through the changes layer, and forget the text
-that compression dropped once its journal retention has passed.
+(load, files, orient, lint, signal, communities, reflect, consolidate, persona, maintenance,
+janitor, prune, tiers) → plan, then (only when asked) apply through the changes layer, and
+forget the text that compression dropped once its journal retention has passed.
 
 ``tiers`` runs the tier stage alone (``memvault tiers``), ``janitor`` the janitor, prune and
 tiers (``memvault janitor``, or after writes on the ``onCapture`` schedule): the same plan,
@@ -87,11 +87,14 @@ class Dreamer:
         apply: bool = False,
         force: bool = False,
         on_chunk: Callable[[int], None] | None = None,
+        skip_files: bool = False,
     ) -> DreamResult:
         decision = self.gate(namespace, now, force=force)
         if not decision.open:
             return DreamResult(namespace=namespace, status="skipped", gate=decision)
-        return self._run(namespace, now, STAGES, decision, apply=apply, on_chunk=on_chunk)
+        return self._run(
+            namespace, now, STAGES, decision, apply=apply, on_chunk=on_chunk, skip_files=skip_files
+        )
 
     def tiers(self, namespace: str, *, now: datetime, apply: bool = False) -> DreamResult:
         """The tier stage alone, as a run of its own (no gate; the dream's state untouched)."""
@@ -145,13 +148,14 @@ class Dreamer:
         *,
         apply: bool,
         on_chunk: Callable[[int], None] | None = None,
+        skip_files: bool = False,
     ) -> DreamResult:
         owner = owner_id()
         with self.c.coord.locked(f"dream-lock:{namespace}", owner, self.s.gate.lock_ttl_s):
             resumed = self.applier.resume(namespace) if apply else []
             if apply:
                 self.queue.requeue_overdue(namespace, now)
-            plan, report = self.plan(namespace, now, stages)
+            plan, report = self.plan(namespace, now, stages, skip_files=skip_files)
             report["gate"] = {"forced": decision.forced, "reasons": decision.reasons}
             report["resumed_runs"] = [r.run_id for r in resumed]
             if not apply:
@@ -189,13 +193,19 @@ class Dreamer:
             return self.applier.resume(namespace)
 
     def plan(
-        self, namespace: str, now: datetime, stages: tuple[Stage, ...] = STAGES
+        self,
+        namespace: str,
+        now: datetime,
+        stages: tuple[Stage, ...] = STAGES,
+        *,
+        skip_files: bool = False,
     ) -> tuple[Plan, dict[str, Any]]:
         """Every stage of ``stages`` over an in-memory workspace: the plan and the report."""
         c = self.c
         state = c.coord.get(_state_key(namespace)) or {}
         parts = self.parts()
         run = Run(namespace=namespace, now=now, watermark=int(state.get("watermark", 0)))
+        run.skip_files = skip_files
         ledgers = self._ledgers()
         usage_before = {name: ledger.snapshot() for name, ledger in ledgers.items()}
         timings: dict[str, float] = {}

@@ -25,6 +25,7 @@ from memvault.dream.prune import prune
 from memvault.dream.reflect import reflect, snapshot
 from memvault.dream.signal import signal
 from memvault.graphs import GraphView, summarize
+from memvault.interop.sync import sync_dirs
 from memvault.kg.model import Episode
 from memvault.kg.store import Store
 from memvault.lifecycle.hygiene import run_janitor
@@ -63,10 +64,19 @@ class Run:
     duplicates: list[Any] = field(default_factory=list)
     communities: dict[str, Any] = field(default_factory=dict)  # the partition, for the plan
     discoveries: list[dict[str, Any]] = field(default_factory=list)
+    skip_files: bool = False  # `memvault dream --skip-files`
 
 
 def load(run: Run, p: Parts) -> None:
     run.ws = Workspace.load(p.store, run.namespace, run.now)
+
+
+def files_stage(run: Run, p: Parts) -> None:
+    dirs = p.settings.sync.memory_dirs.get(run.namespace, [])
+    if run.skip_files or not dirs:
+        run.stages["files"] = {"skipped": "--skip-files" if run.skip_files else "no directories"}
+        return
+    run.stages["files"] = sync_dirs(run.ws, dirs)
 
 
 def orient_stage(run: Run, p: Parts) -> None:
@@ -203,6 +213,7 @@ TIER_STAGES: tuple[Stage, ...] = (("load", load), ("tiers", tiers_stage))
 
 STAGES: tuple[Stage, ...] = (
     ("load", load),
+    ("files", files_stage),
     ("orient", orient_stage),
     ("lint", lint_stage),
     ("signal", signal_stage),

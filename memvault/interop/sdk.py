@@ -1,0 +1,198 @@
+"""The interop half of the SDK facade (``MemVault`` inherits it): MEMORY.md directories in
+and out, and the read-only claude-mem import. docs/interop.md."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memvault.errors import InvalidBatchError, InvalidInputError, Problem
+from memvault.interop import claude_mem, memory_dir
+from memvault.kg.model import Episode
+from memvault.kg.store import Batch, Doc, Store
+
+if TYPE_CHECKING:
+    from memvault.ingest.pipeline import WriteResult
+
+IMPORT_STATE = "import_state"  # a document per source: what was imported last
+CHUNK = 500
+
+
+class InteropMethods:
+    store: Store
+
+    def ns(self, namespace: str | None) -> str:
+        raise NotImplementedError
+
+    def now(self, now: datetime | None = None) -> datetime:
+        raise NotImplementedError
+
+    if TYPE_CHECKING:  # MemVault's own
+
+        def write_many(
+            self, items: Sequence[Any], *, namespace: str | None = None
+        ) -> WriteResult: ...
+
+        def add_facts(self, items: Sequence[Any], *, namespace: str | None = None) -> Any: ...
+
+    # -- MEMORY.md directories ----------------------------------------------------------------
+    def import_memory_dir(
+        self, directory: str | Path, *, namespace: str | None = None
+    ) -> dict[str, Any]:
+        """Every memory file of a MEMORY.md directory as a typed memory, all or nothing:
+        any problem (listed by path and line) and nothing is written. A second import adds
+        only new files; a changed file is reported, not overwritten."""
+        ns = self.ns(namespace)
+        reading = memory_dir.read_dir(Path(directory))
+        if reading.problems:
+            raise InvalidBatchError(reading.problems, what=str(directory))
+        stored = {
+            e.external_id: e
+            for e in self._all_episodes(ns)
+            if e.external_id and e.external_id.startswith("memory-dir:")
+        }
+        items, changed = [], []
+        for m in reading.memories:
+            before = stored.get(f"memory-dir:{m.name}")
+            if before is None:
+                items.append(memory_dir.episode_item(m))
+            elif (before.metadata.get("memory_dir") or {}).get("body") != m.body:
+                changed.append(m.file)
+        result = self.write_many(items, namespace=ns) if items else None
+        known = {m.name for m in reading.memories}
+        links = [
+            {
+                "subject": m.name,
+                "predicate": "links_to",
+                "object": link,
+                "object_is_entity": True,
+                "subject_type": "concept",
+            }
+            for m in reading.memories
+            for link in m.links
+            if link in known
+        ]
+        if links:
+            self.add_facts(links, namespace=ns)
+        return {
+            "namespace": ns,
+            "files": len(reading.memories),
+            "imported": result.created if result else 0,
+            "unchanged": len(reading.memories) - len(items) - len(changed),
+            "changed_not_updated": changed,
+            "links": len(links),
+            "unresolved_links": reading.unresolved_links,
+            "relative_dates": reading.relative_dates,
+        }
+
+    def export_memory_dir(
+        self, directory: str | Path, *, namespace: str | None = None
+    ) -> dict[str, Any]:
+        """The namespace's typed memories (user, feedback, project, reference) as a MEMORY.md
+        directory: one file per memory and the index. Imported files come back as they were;
+        refuses to write over files it did not write (an existing MEMORY.md it would change)."""
+        ns = self.ns(namespace)
+        target = Path(directory)
+        if target.exists() and not target.is_dir():
+            raise InvalidInputError(f"{target} is not a directory", field="dir")
+        episodes = memory_dir.exportable(self._all_episodes(ns))
+        used: set[str] = set()
+        files: dict[str, str] = {}
+        lines = []
+
+        def order(e: Episode) -> tuple[int, str]:  # the index's order, new memories after
+            kept = e.metadata.get("memory_dir") or {}
+            return (int(kept.get("position", 1 << 30)), kept.get("file") or e.id)
+
+        for e in sorted(episodes, key=order):
+            name, text, line = memory_dir.render(e, used)
+            files[name] = text
+            lines.append(line)
+        clashes = [
+            n
+            for n in files
+            if (target / n).exists() and (target / n).read_text(encoding="utf-8") != files[n]
+        ]
+        if clashes:
+            raise InvalidBatchError(
+                [
+                    Problem(n, "exists with other content; export to an empty directory")
+                    for n in clashes
+                ],
+                what=f"the export to {target}",
+            )
+        target.mkdir(parents=True, exist_ok=True)
+        for name, text in files.items():
+            (target / name).write_text(text, encoding="utf-8")
+        (target / memory_dir.INDEX).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return {"namespace": ns, "dir": str(target), "files": len(files)}
+
+    # -- claude-mem ---------------------------------------------------------------------------
+    def import_claude_mem(
+        self, path: str | Path, *, namespace: str | None = None, project: str | None = None
+    ) -> dict[str, Any]:
+        """Observations of a claude-mem database, read-only, as typed episodes; a second
+        import reads only what is new (a watermark per source and project)."""
+        ns = self.ns(namespace)
+        source = Path(path)
+        con = claude_mem.connect(source)
+        try:
+            cols = claude_mem.columns(con)
+            key = _state_key(source, project)
+            found = self.store.get_docs(ns, IMPORT_STATE, [key])
+            after = int(found[0].body.get("last_id", 0)) if found else 0
+            counts = {"read": 0, "imported": 0, "duplicates": 0, "skipped_empty": 0}
+            last = after
+            batch: list[Mapping[str, Any]] = []
+
+            def flush() -> None:
+                if batch:
+                    result = self.write_many(list(batch), namespace=ns)
+                    counts["imported"] += result.created
+                    counts["duplicates"] += result.duplicates
+                    batch.clear()
+                self.store.apply(
+                    Batch(
+                        namespace=ns,
+                        docs=[
+                            Doc(
+                                IMPORT_STATE,
+                                key,
+                                {"source": str(source), "project": project, "last_id": last},
+                            )
+                        ],
+                    )
+                )
+
+            for row in claude_mem.observations(con, cols, after, project):
+                counts["read"] += 1
+                last = max(last, int(row["id"]))
+                it = claude_mem.item(row)
+                if it is None:
+                    counts["skipped_empty"] += 1
+                    continue
+                batch.append(it)
+                if len(batch) >= CHUNK:
+                    flush()
+            flush()
+        finally:
+            con.close()
+        return {
+            "namespace": ns,
+            "source": str(source),
+            "project": project,
+            "after_id": after,
+            "last_id": last,
+            **counts,
+        }
+
+    def _all_episodes(self, ns: str) -> list[Episode]:
+        return [r for r in self.store.iter_records(ns) if isinstance(r, Episode)]
+
+
+def _state_key(source: Path, project: str | None) -> str:
+    digest = hashlib.blake2b(str(source.resolve()).encode(), digest_size=8).hexdigest()
+    return f"claude-mem:{digest}:{project or '*'}"

@@ -1,0 +1,87 @@
+"""Markdown sync as a dream stage: the MEMORY.md directories configured for a namespace
+(``sync.memory_dirs``) are read on each dream, and what changed on disk becomes proposals: a
+new file a new memory, a changed file an updated one, a file deleted on disk the retirement
+of its memory. They go through the changes layer like every other change (routing, review,
+journal, undo). The vault never writes into those directories (only ``memvault export
+memory-dir`` does, when asked). ``memvault dream --skip-files`` skips the stage. A directory
+with problems (malformed files, duplicate names) proposes nothing and reports them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from memvault.changes.workspace import Workspace
+from memvault.interop import memory_dir
+from memvault.kg.model import Episode, MemoryType, content_hash
+
+PREFIX = "memory-dir:"
+
+
+def sync_dirs(ws: Workspace, dirs: list[str]) -> dict[str, Any]:
+    report: dict[str, Any] = {
+        "dirs": len(dirs),
+        "new": 0,
+        "changed": 0,
+        "retired": 0,
+        "problems": [],
+    }
+    held = {
+        e.external_id[len(PREFIX) :]: e
+        for e in ws.episodes.values()
+        if e.external_id and e.external_id.startswith(PREFIX) and e.expired_at is None
+    }
+    for raw in dirs:
+        directory = Path(raw).expanduser()
+        reading = memory_dir.read_dir(directory, strict=False)
+        if reading.problems:
+            report["problems"] += [f"{directory}/{p.where}: {p.message}" for p in reading.problems]
+            continue
+        seen = set()
+        for m in reading.memories:
+            seen.add(m.name)
+            item = memory_dir.episode_item(m)
+            item["metadata"]["memory_dir"]["dir"] = str(directory)
+            text = item["content"]
+            before = held.get(m.name)
+            if before is None:
+                mtime = datetime.fromtimestamp((directory / m.file).stat().st_mtime, UTC)
+                e = Episode(
+                    namespace=ws.namespace,
+                    content=text,
+                    type=MemoryType(m.type),
+                    external_id=item["external_id"],
+                    content_hash=content_hash(ws.namespace, None, None, text),
+                    occurred_at=min(mtime, ws.now),
+                    created_at=ws.now,
+                    metadata=item["metadata"],
+                )
+                ws.create(e, "files.new", f"new file {directory / m.file}", certainty=0.95)
+                report["new"] += 1
+            elif (before.metadata.get("memory_dir") or {}).get("body") != m.body:
+                ws.update(
+                    before,
+                    "files.changed",
+                    f"{directory / m.file} changed on disk",
+                    certainty=0.9,
+                    content=text,
+                    type=MemoryType(m.type),
+                    metadata={**before.metadata, **item["metadata"]},
+                )
+                report["changed"] += 1
+        for name, e in held.items():
+            if (e.metadata.get("memory_dir") or {}).get("dir") == str(
+                directory
+            ) and name not in seen:
+                ws.update(
+                    e,
+                    "files.deleted",
+                    f"{directory}/{(e.metadata.get('memory_dir') or {}).get('file')} was deleted "
+                    "on disk: retire its memory",
+                    certainty=0.9,
+                    impact="medium",
+                    expired_at=ws.now,
+                )
+                report["retired"] += 1
+    return report
