@@ -309,6 +309,7 @@ from memvault.cli import (  # noqa: E402
     graph_cmd,
     lifecycle_cmd,
     lint_cmd,
+    mcp_cmd,
     persona_cmd,
     serve_cmd,
 )
@@ -317,6 +318,7 @@ data_cmds.register(app)
 demo_cmd.register(app)
 fold_cmd.register(app)
 serve_cmd.register(app)
+mcp_cmd.register(app)
 lifecycle_cmd.register(app)
 app.add_typer(eval_cmd.app, name="eval")
 app.add_typer(dream_cmd.dream_app, name="dream")

@@ -34,7 +34,8 @@ def _offenders(folder: Path, forbidden: tuple[str, ...]) -> list[str]:
 def test_the_changes_layer_imports_no_producer() -> None:
     producers = ("memvault.dream", "memvault.lint", "memvault.lifecycle", "memvault.graphs",
                  "memvault.recall", "memvault.vault", "memvault.cli", "api", "workers",
-                 "memvault.persona.stage", "memvault.persona.service", "memvault.interop")  # fmt: skip
+                 "memvault.persona.stage", "memvault.persona.service",
+                 "memvault.interop")  # fmt: skip
     assert _offenders(PACKAGE / "changes", producers) == []
 
 

@@ -1,0 +1,151 @@
+"""The MCP server as agents meet it: the official SDK's client against a real `memvault mcp`
+process, over stdio and over streamable HTTP (where every request needs a key of the
+namespace)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+from api.auth import KeyStore
+from memvault import MemVault
+from memvault.devservers import free_port
+from memvault.embed import HashingEmbedder
+
+MEMVAULT = str(Path(sys.executable).parent / "memvault")
+SECRET = "mcp-test-secret-" + "x7Qp" * 8
+
+
+def env(db: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "MEMVAULT_DB_PATH": str(db),
+        "MEMVAULT_EMBEDDER": "hashing",
+        "MEMVAULT_SECRET_KEY": SECRET,
+        "HF_HUB_OFFLINE": "1",
+    }
+
+
+def text(result: Any) -> Any:
+    return json.loads(result.content[0].text) if result.content else None
+
+
+def test_an_agent_lists_tools_writes_and_recalls_over_stdio(tmp_path: Path) -> None:
+    params = StdioServerParameters(
+        command=MEMVAULT, args=["mcp", "-n", "maya"], env=env(tmp_path / "v.db")
+    )
+
+    async def session() -> None:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            tools = {t.name for t in (await s.list_tools()).tools}
+            assert {"recall", "write", "add_fact", "feedback", "facts", "inbox", "review_list",
+                    "review_decide", "primer", "attitudes"} <= tools  # fmt: skip
+            wrote = await s.call_tool(
+                "write", {"content": "I moved to Lisbon last week.", "speaker": "Maya"}
+            )
+            assert not wrote.isError
+            episode = text(wrote)["episode_id"]
+            hits = await s.call_tool("recall", {"query": "where does Maya live?"})
+            found = [json.loads(c.text) for c in hits.content]  # one content item per hit
+            found = [h for item in found for h in (item if isinstance(item, list) else [item])]
+            assert "Lisbon" in found[0]["text"]  # the fact extracted from it, then the turn
+            assert episode in [h["id"] for h in found]
+            used = await s.call_tool("feedback", {"ids": [episode], "signal": "access"})
+            assert not used.isError
+            bad = await s.call_tool("feedback", {"ids": ["nope"], "signal": "access"})
+            assert bad.isError and "nope" in bad.content[0].text  # a tool error, not a crash
+            worse = await s.call_tool("recall", {"query": "x", "as_of": "not a date"})
+            assert worse.isError and "as_of" in worse.content[0].text
+            stats = await s.read_resource("memvault://stats")  # type: ignore[arg-type]
+            assert json.loads(stats.contents[0].text)["namespace"] == "maya"  # type: ignore[union-attr]
+
+    asyncio.run(session())
+    with MemVault.open(tmp_path / "v.db", embedder=HashingEmbedder()) as vault:
+        assert vault.stats(namespace="maya")["episodes"] == 1  # written where it should be
+
+
+@pytest.fixture
+def http_server(tmp_path: Path) -> Any:
+    db = tmp_path / "v.db"
+    with MemVault.open(db, embedder=HashingEmbedder(), secret_key=SECRET) as vault:
+        keys = KeyStore(vault.store, SECRET, None)
+        now = datetime.now(UTC)
+        maya, _ = keys.create("maya agent", ["maya"], admin=False, now=now)
+        other, _ = keys.create("other agent", ["other"], admin=False, now=now)
+    port = free_port()
+    proc = subprocess.Popen(
+        [MEMVAULT, "mcp", "-n", "maya", "--http", "--port", str(port)],
+        env=env(db),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/mcp"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            httpx.post(url, timeout=1)
+            break
+        except httpx.TransportError:
+            time.sleep(0.2)
+    yield {"url": url, "maya": maya, "other": other}
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def test_http_needs_a_key_of_the_namespace(http_server: dict[str, str]) -> None:
+    url = http_server["url"]
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    headers = {"Accept": "application/json, text/event-stream"}
+    assert httpx.post(url, json=ping, headers=headers).status_code == 401
+    wrong = {**headers, "Authorization": "Bearer mvk_nope_nope"}
+    assert httpx.post(url, json=ping, headers=wrong).status_code == 401
+    other = {**headers, "Authorization": f"Bearer {http_server['other']}"}
+    refused = httpx.post(url, json=ping, headers=other)
+    assert refused.status_code == 403 and "maya" in refused.text
+
+    async def session() -> None:
+        auth = {"Authorization": f"Bearer {http_server['maya']}"}
+        async with (
+            httpx.AsyncClient(headers=auth, timeout=30) as client,
+            streamable_http_client(url, http_client=client) as (read, write, _),
+            ClientSession(read, write) as s,
+        ):
+            await s.initialize()
+            await s.call_tool(
+                "add_fact",
+                {
+                    "subject": "Maya",
+                    "predicate": "lives_in",
+                    "object": "Lisbon",
+                    "valid_at": "2025-06-15",
+                },
+            )
+            facts = await s.call_tool("facts", {"predicate": "lives_in"})
+            assert "Lisbon" in facts.content[0].text
+
+    asyncio.run(session())
+
+
+def test_http_refuses_another_address_with_the_default_secret(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [MEMVAULT, "mcp", "--http", "--host", "0.0.0.0", "--port", str(free_port())],
+        env={**env(tmp_path / "v.db"), "MEMVAULT_SECRET_KEY": "change-me"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2 and "default secret" in run.stderr
