@@ -28,6 +28,7 @@ from memvault.vault import MemVault
 __version__ = "0.1.0"
 
 __all__ = [
+    "Client",
     "Clock",
     "ConfigError",
     "ConflictError",
@@ -56,3 +57,12 @@ __all__ = [
     "UnusableStoreError",
     "__version__",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``memvault.Client`` (the REST API's client) loads httpx only when asked for."""
+    if name == "Client":
+        from memvault.client import Client
+
+        return Client
+    raise AttributeError(f"module 'memvault' has no attribute {name!r}")

@@ -56,6 +56,8 @@ def test_namespace_pattern_is_enforced() -> None:
 
 def test_public_api_all_is_exact() -> None:
     exported = {name for name in dir(memvault) if not name.startswith("_")}
+    exported.add("Client")  # loaded on first use (memvault.__getattr__): httpx only when asked
+    assert memvault.Client.__name__ == "Client"
     modules = {
         "bootstrap",
         "clock",
@@ -86,6 +88,8 @@ def test_public_api_all_is_exact() -> None:
         "folds",
         "primer",
         "persona",
+        "client",
+        "interop",
     }
     assert set(memvault.__all__) - {"__version__"} == exported - modules
     for name in memvault.__all__:
