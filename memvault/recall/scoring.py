@@ -39,9 +39,9 @@ def decay(days: float, lam: float) -> float:
 def half_life_stretch(
     uses: int, last_used: datetime | None, now: datetime, cap: float, fade_days: float
 ) -> float:
-    """How far use stretches a memory's half-life: each use (a recorded access) adds one base
-    half-life, up to ``cap`` times the base, and the stretch fades back to 1 over
-    ``fade_days`` without new use. The closed loop of ``record_access``: a memory that keeps
+    """How far use stretches a memory's half-life: each use adds one base half-life, up to
+    ``cap`` times the base, and the stretch fades back to 1 over ``fade_days`` without new
+    use. The closed loop of ``record_access``: a memory that keeps
     being used decays slower, and the tiers and the prune read the same number."""
     if uses <= 0 or last_used is None:
         return 1.0
@@ -50,11 +50,21 @@ def half_life_stretch(
 
 
 def stretch_of(r: Episode | Fact, now: datetime, s: RecallSettings) -> float:
-    """The stretch from recorded accesses (``record_access``). Confirmations are not counted
-    again here: a fact's restatement or a "reinforce" already restarts its decay
-    (``last_reinforced_at``); counting them twice would favour values restated often."""
+    """The stretch from use: an episode's recorded accesses and confirmations (feedback
+    ``reinforce`` / ``correct``); a fact's accesses only, since a fact's confirmations are
+    mostly restatements on the write path, which already restart its decay
+    (``last_reinforced_at``): counting them again favoured values restated often."""
+    if isinstance(r, Fact):
+        return half_life_stretch(
+            r.access_count, r.last_accessed, now, s.access_stretch_cap, s.access_fade_days
+        )
+    used = [t for t in (r.last_accessed, r.last_reinforced_at) if t is not None]
     return half_life_stretch(
-        r.access_count, r.last_accessed, now, s.access_stretch_cap, s.access_fade_days
+        r.access_count + r.reinforced_count,
+        max(used) if used else None,
+        now,
+        s.access_stretch_cap,
+        s.access_fade_days,
     )
 
 
