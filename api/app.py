@@ -9,14 +9,18 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.auth import KeyStore
-from api.routers import admin, dream, memory, persona
+from api.deps import admin
+from api.metrics import Metrics, MetricsMiddleware, json_logging
+from api.routers import admin as admin_routes
+from api.routers import dream, memory, persona
 from api.schemas import ErrorResponse
 from api.security import AuthThrottle, require_strong_secrets
 from memvault.coord.redis import CoordinationUnavailable
@@ -124,9 +128,19 @@ def create_app(vault: MemVault, jobs: JobQueue) -> FastAPI:
         shared=vault.c.coord,
     )
     app.add_middleware(BodyLimit, limit=settings.server.max_body_bytes)
-    for router in (memory.router, dream.router, persona.router, admin.router):
+    metrics = Metrics(vault, json_logs=settings.server.json_logs)
+    if settings.server.json_logs:
+        json_logging()
+    app.add_middleware(MetricsMiddleware, metrics=metrics)
+    for router in (memory.router, dream.router, persona.router, admin_routes.router):
         app.include_router(router)
     _handlers(app)
+
+    @app.get("/metrics", tags=["health"], dependencies=[Depends(admin)])
+    def prometheus() -> Response:
+        """Prometheus text format (admin key): requests and latency per route, recall
+        latency, dream runs and changes per op, review queue depth, LLM calls and tokens."""
+        return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/healthz", tags=["health"])
     def healthz() -> JSONResponse:

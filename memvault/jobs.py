@@ -7,6 +7,7 @@ returns JSON, so its result reads the same from any queue.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -30,7 +31,7 @@ def dream_namespace(
     from memvault.dream.runner import Dreamer
 
     result = Dreamer(c).dream(namespace, now=c.clock.now(), apply=apply, force=force)
-    return {
+    out = {
         "namespace": namespace,
         "status": result.status,
         "run_id": result.run_id,
@@ -40,6 +41,9 @@ def dream_namespace(
         "review_ids": result.review_ids,
         "resumed_runs": result.report.get("resumed_runs", []),
     }
+    line = {"event": "dream_job", **{k: out[k] for k in ("namespace", "run_id", "status")}}
+    log.info(json.dumps(line | {"changes": out["changes"], "applied": out["applied"]}))
+    return out
 
 
 def namespaces_due(c: Container) -> list[str]:

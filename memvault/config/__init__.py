@@ -259,6 +259,9 @@ class ServerSettings(BaseModel):
         ge=1,
         description="A task a dead worker held is delivered again after this (Redis broker).",
     )
+    json_logs: bool = Field(
+        default=False, description="One JSON line per request and per job on stderr."
+    )
 
 
 class FoldSettings(BaseModel):

@@ -363,3 +363,38 @@ def test_tiers_and_janitor_over_http(server: Server) -> None:
         assert stats["janitor"]["lastRunId"] == sweep["run_id"]
         bad = c.post("/v1/ns/maya/tiers", json={"apply": True, "everything": 1})
         assert bad.status_code == 422 and "everything" in bad.text
+
+
+def _sample(text: str, name: str, **labels: str) -> float:
+    """The value of one Prometheus sample, 0 when absent."""
+    for line in text.splitlines():
+        if line.startswith(name) and all(f'{k}="{v}"' in line for k, v in labels.items()):
+            head = line.split(" ")[0]
+            if head == name or head.startswith(name + "{"):
+                return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+def test_metrics_count_requests_by_route_and_need_the_admin_key(server: Server) -> None:
+    maya_key = server.key("maya")
+    with server.client(maya_key) as c:
+        c.post("/v1/ns/maya/episodes", json={"items": turns()})
+        for _ in range(3):
+            assert c.post("/v1/ns/maya/recall", json={"query": "Berlin"}).status_code == 200
+        c.post("/v1/ns/maya/dream", json={"force": True})  # a dry run: nothing recorded
+        assert c.get("/metrics").status_code == 403  # a namespace key cannot read them
+    with server.client(None) as anon:
+        assert anon.get("/metrics").status_code == 401
+    server.vault.dream(namespace="maya", apply=True, force=True)
+    with server.client() as admin:
+        r = admin.get("/metrics")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+    text = r.text
+    route = "/v1/ns/{namespace}/recall"
+    assert _sample(text, "memvault_http_requests_total", route=route, status="200") == 3
+    assert _sample(text, "memvault_http_request_seconds_count", route=route) == 3
+    assert _sample(text, "memvault_recall_seconds_count") == 3
+    assert "maya" not in text  # a namespace never becomes a label
+    assert _sample(text, "memvault_dream_runs", status="applied") == 1
+    assert _sample(text, "memvault_dream_changes", op="consolidate.supersede") >= 1
+    assert "memvault_review_pending" in text and "memvault_llm_calls" in text

@@ -3,6 +3,7 @@ return models, and the SDK's errors for the same bad input."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -34,6 +35,7 @@ ADMIN = "client-test-admin-" + "Lm3w" * 8
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[dict[str, Any]]:
     port = free_port()
+    log = tmp_path / "stderr.log"
     env = {
         **os.environ,
         "MEMVAULT_DB_PATH": str(tmp_path / "v.db"),
@@ -41,12 +43,11 @@ def served(tmp_path: Path) -> Iterator[dict[str, Any]]:
         "MEMVAULT_SECRET_KEY": SECRET,
         "MEMVAULT_SERVER__ADMIN_KEY": ADMIN,
         "HF_HUB_OFFLINE": "1",
+        "MEMVAULT_SERVER__JSON_LOGS": "true",
     }
+    err = log.open("w")
     proc = subprocess.Popen(
-        [MEMVAULT, "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        [MEMVAULT, "serve", "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=err
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -61,9 +62,10 @@ def served(tmp_path: Path) -> Iterator[dict[str, Any]]:
         json={"name": "maya agent", "namespaces": ["maya"]},
         headers={"Authorization": f"Bearer {ADMIN}"},
     ).json()
-    yield {"url": url, "key": keys["key"], "db": tmp_path / "v.db"}
+    yield {"url": url, "key": keys["key"], "db": tmp_path / "v.db", "log": log}
     proc.terminate()
     proc.wait(timeout=10)
+    err.close()
 
 
 def test_the_client_speaks_like_the_sdk(served: dict[str, Any]) -> None:
@@ -82,6 +84,9 @@ def test_the_client_speaks_like_the_sdk(served: dict[str, Any]) -> None:
         assert plan["status"] == "planned"
         assert mv.review_items() == [] and isinstance(mv.inbox(), list)
         assert "text" in mv.primer(budget_tokens=200)
+    lines = [json.loads(x) for x in served["log"].read_text().splitlines() if x.startswith("{")]
+    recall = [x for x in lines if x.get("route") == "/v1/ns/{namespace}/recall"]
+    assert recall and recall[0]["status"] == 200 and recall[0]["namespace"] == "maya"
 
 
 def test_the_client_raises_the_sdk_s_errors(served: dict[str, Any], tmp_path: Path) -> None:
