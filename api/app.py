@@ -16,6 +16,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api import console
 from api.auth import KeyStore
 from api.deps import admin
 from api.metrics import Metrics, MetricsMiddleware, json_logging
@@ -132,7 +133,13 @@ def create_app(vault: MemVault, jobs: JobQueue) -> FastAPI:
     if settings.server.json_logs:
         json_logging()
     app.add_middleware(MetricsMiddleware, metrics=metrics)
-    for router in (memory.router, dream.router, persona.router, admin_routes.router):
+    for router in (
+        memory.router,
+        dream.router,
+        persona.router,
+        admin_routes.router,
+        console.router,
+    ):
         app.include_router(router)
     _handlers(app)
 

@@ -4,6 +4,13 @@
 source "$(dirname "${BASH_SOURCE[0]}")/_env.sh"
 memvault_env "ml,dev,server"
 cd "$ROOT"
+if ! command -v chromium >/dev/null 2>&1; then
+  # the console's browser tests drive Debian's chromium through Playwright (no download)
+  echo "==> installing Debian's chromium (apt)" >&2
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get install -y -q chromium >/dev/null 2>&1 \
+    || { $SUDO apt-get update -q >/dev/null && $SUDO apt-get install -y -q chromium >/dev/null; }
+fi
 echo "==> ruff" >&2
 ruff check .
 ruff format --check .
