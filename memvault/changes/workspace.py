@@ -133,12 +133,9 @@ class Workspace:
         impact: Impact = "low",
         group: str | None = None,
     ) -> R:
-        """Propose a new record (the change's before is None)."""
-        kind = _kind(record)
-        reason = Reason(op=op, why=why, confidence=certainty, impact=impact)
-        self._note(kind, record.id, reason, group)
-        self._table(kind)[record.id] = record
-        return record
+        """Propose a new record: an update of one the workspace does not hold yet (the
+        change's before is None)."""
+        return self.update(record, op, why, certainty=certainty, impact=impact, group=group)
 
     def delete(
         self,

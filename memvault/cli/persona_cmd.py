@@ -48,6 +48,19 @@ def _attitude_table(rows: list[dict[str, Any]], with_status: bool) -> None:
     console.print(table)
 
 
+def _attitudes(
+    namespace: str | None, category: str | None, as_of: str | None, history: bool, as_json: bool
+) -> None:
+    with open_vault() as vault:
+        rows = vault.attitudes(
+            namespace=namespace,
+            category=category,
+            as_of=parse_time(as_of, "--as-of"),
+            history=history,
+        )
+    emit(rows, as_json, lambda: _attitude_table(rows, history))
+
+
 @persona_app.command("attitudes")
 @handle_errors
 def attitudes(
@@ -57,11 +70,7 @@ def attitudes(
     as_json: JsonOpt = False,
 ) -> None:
     """Current attitudes: not superseded, confidence (decayed) at or above the floor."""
-    with open_vault() as vault:
-        rows = vault.attitudes(
-            namespace=namespace, category=category, as_of=parse_time(as_of, "--as-of")
-        )
-    emit(rows, as_json, lambda: _attitude_table(rows, False))
+    _attitudes(namespace, category, as_of, False, as_json)
 
 
 @persona_app.command("history")
@@ -73,14 +82,7 @@ def history(
     as_json: JsonOpt = False,
 ) -> None:
     """Every version of every attitude, with its status: current, faded or superseded."""
-    with open_vault() as vault:
-        rows = vault.attitudes(
-            namespace=namespace,
-            category=category,
-            as_of=parse_time(as_of, "--as-of"),
-            history=True,
-        )
-    emit(rows, as_json, lambda: _attitude_table(rows, True))
+    _attitudes(namespace, category, as_of, True, as_json)
 
 
 @persona_app.command("skills")
