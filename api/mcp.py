@@ -27,6 +27,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.auth import KeyStore
+from memvault.client import Client
 from memvault.config import DEFAULT_SECRET
 from memvault.errors import ConfigError, MemvaultError
 from memvault.interop.jsonl import parse_session_time
@@ -63,8 +64,12 @@ def _when(value: str | None, name: str) -> datetime | None:
         raise InvalidInputError(str(exc), field=name, hint="an ISO date, e.g. 2026-03-01") from None
 
 
-def build(vault: MemVault, namespace: str, *, host: str = "127.0.0.1", port: int = 8765) -> FastMCP:
-    ns = vault.ns(namespace)
+def build(
+    vault: MemVault | Client, namespace: str, *, host: str = "127.0.0.1", port: int = 8765
+) -> FastMCP:
+    """The tools over an embedded vault, or over a remote one through :class:`Client` (the
+    same method names; ``memvault mcp --url URL --key KEY``)."""
+    ns = vault.ns(namespace) if isinstance(vault, MemVault) else namespace
     server = FastMCP(
         "memvault", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING"
     )
@@ -176,7 +181,8 @@ def build(vault: MemVault, namespace: str, *, host: str = "127.0.0.1", port: int
     @_errors
     def primer(budget_tokens: int | None = None) -> dict[str, Any]:
         """The session-start block: digests, how the person likes things done, what waits."""
-        return vault.primer(namespace=ns, budget_tokens=budget_tokens).to_dict()
+        block = vault.primer(namespace=ns, budget_tokens=budget_tokens)
+        return block if isinstance(block, dict) else block.to_dict()
 
     @server.tool()
     @_errors
@@ -190,7 +196,8 @@ def build(vault: MemVault, namespace: str, *, host: str = "127.0.0.1", port: int
     @server.resource("memvault://primer")
     def primer_text() -> str:
         """The session-start primer as text."""
-        return vault.primer(namespace=ns).text
+        block = vault.primer(namespace=ns)
+        return str(block["text"]) if isinstance(block, dict) else block.text
 
     @server.resource("memvault://stats", mime_type="application/json")
     def stats() -> str:

@@ -136,3 +136,37 @@ def test_a_503_is_retried_with_backoff() -> None:
 
     with pytest.raises(CoordinationUnavailable):
         gone.stats()
+
+
+def test_mcp_in_front_of_a_remote_vault(served: dict[str, Any]) -> None:
+    import asyncio
+
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    args = ["mcp", "--url", served["url"], "--key", served["key"], "-n", "maya"]
+    params = StdioServerParameters(command=MEMVAULT, args=args, env=dict(os.environ))
+
+    async def session() -> None:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            wrote = await s.call_tool(
+                "write", {"content": "Maya runs on Tuesdays.", "speaker": "Maya"}
+            )
+            assert not wrote.isError, wrote.content
+            hits = await s.call_tool("recall", {"query": "when does Maya run?"})
+            assert "Tuesdays" in hits.content[0].text
+            bad = await s.call_tool("facts", {"as_of": "not a date"})
+            assert bad.isError and "as_of" in bad.content[0].text
+
+    asyncio.run(session())
+    with Client(served["url"], served["key"], namespace="maya") as mv:
+        assert [e.content for e in mv.episodes()] == ["Maya runs on Tuesdays."]
+    refused = subprocess.run(
+        [MEMVAULT, "mcp", "--url", served["url"], "-n", "maya"],
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "MEMVAULT_API_KEY"},
+        timeout=60,
+    )
+    assert refused.returncode == 2 and "--key" in refused.stderr
