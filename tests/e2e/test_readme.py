@@ -3,7 +3,8 @@ the checkout and runs the demo; then every ``bash`` block of the README runs the
 in that venv (the embedded ``memvault serve`` on loopback included, stopped at the end).
 
 What the test adds, and nothing else: the user's own input files the README names
-(``notes.jsonl``, ``journal.txt``, ``T.jsonl``, ``Q.jsonl``), a free port instead of 8080,
+(``notes.jsonl``, ``journal.txt``, ``T.jsonl``, ``Q.jsonl``, a ``memory`` directory, a
+``claude-mem.db``, a ``plans`` folder), a free port instead of 8080,
 the id of the newest run for the ``RUN_ID`` placeholder, and a data folder of its own. The
 block that needs Docker (``docker compose``) cannot run here and is left out. This test
 installs a whole venv (from pip's cache when warm: about a minute)."""
@@ -14,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -54,6 +56,25 @@ def _inputs(where: Path) -> None:
     (where / "T.jsonl").write_text("".join(json.dumps(t) + "\n" for t in turns))
     qs = [{"conv_id": "c1", **q} for q in QUESTIONS]
     (where / "Q.jsonl").write_text("".join(json.dumps(q) + "\n" for q in qs))
+    memory = where / "memory"
+    memory.mkdir()
+    (memory / "user_short-answers.md").write_text(
+        "---\nname: short-answers\ndescription: Maya wants short answers\n"
+        "metadata:\n  type: user\n---\nMaya prefers short answers with code.\n"
+    )
+    (memory / "MEMORY.md").write_text("- [Short answers](user_short-answers.md) — style\n")
+    con = sqlite3.connect(where / "claude-mem.db")
+    con.executescript(
+        "CREATE TABLE observations (id INTEGER PRIMARY KEY, memory_session_id TEXT NOT NULL,"
+        " project TEXT NOT NULL, type TEXT NOT NULL, title TEXT, narrative TEXT,"
+        " created_at TEXT NOT NULL, created_at_epoch INTEGER NOT NULL);"
+        "INSERT INTO observations VALUES (1, 's1', 'shop', 'decision', 'Use Postgres',"
+        " 'Billing moves to Postgres.', '2024-05-01T10:00:00Z', 1714557600000);"
+    )
+    con.commit()
+    con.close()
+    (where / "plans").mkdir()
+    (where / "plans" / "search.md").write_text("# Ship search\n- [ ] index\n")
 
 
 def _checkout(dest: Path) -> Path:
