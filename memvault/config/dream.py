@@ -178,6 +178,11 @@ class TierSettings(BaseModel):
     protect_reinforced_days: float = Field(
         default=90.0, ge=0, description="A memory confirmed useful this recently stays whole."
     )
+    used_grace: float = Field(
+        default=2.0,
+        ge=1,
+        description="A memory ever used waits this many times longer before cold and frozen.",
+    )
     ignited_stretch: float = Field(
         default=3.0,
         ge=1,

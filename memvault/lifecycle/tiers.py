@@ -4,6 +4,8 @@ one-way digests that go with them (docs/tiers.md).
 - **Where an episode belongs.** Idle days = now − its last touch (written, happened, used,
   confirmed). Per memory type, ``dream.tiers.after_days`` gives the idle days before warm,
   cold and frozen. The janitor's episodic TTL hands its episodes over as due for cold.
+- **Used once.** A memory ever accessed or confirmed waits ``used_grace`` (2) times longer
+  before cold and frozen, and the TTL does not hand it over.
 - **Protected.** Permanent memories, ignited ones (use has stretched their half-life at least
   ``ignited_stretch`` times: :func:`memvault.recall.scoring.stretch_of`) and those confirmed
   useful in the last ``protect_reinforced_days`` are never compressed (they go warm at most).
@@ -127,12 +129,18 @@ def protection(e: Episode, now: datetime, s: TierSettings, recall: RecallSetting
 
 
 def target(e: Episode, now: datetime, s: TierSettings, due_cold: bool = False) -> Tier:
-    """The tier ``e`` belongs in by its idle days alone."""
+    """The tier ``e`` belongs in by its idle days alone. A memory that was ever used (an
+    access or a confirmation) keeps its text ``used_grace`` times longer before cold and
+    frozen: it proved useful once, and the detail is what a digest loses."""
     idle = age_days(last_touched(e), now)
     warm, cold, frozen = s.after_days.get(e.type, s.after_days[MemoryType.EPISODIC])
+    used = bool(e.access_count or e.reinforced_count) and s.used_grace > 1
+    if used:
+        cold *= s.used_grace
+        frozen = frozen * s.used_grace if frozen is not None else None
     if frozen is not None and idle > frozen:
         return Tier.FROZEN
-    if idle > cold or due_cold:
+    if idle > cold or (due_cold and not used):
         return Tier.COLD
     return Tier.WARM if idle > warm else Tier.HOT
 

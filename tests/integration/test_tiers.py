@@ -160,7 +160,8 @@ def test_an_ignited_or_confirmed_memory_is_never_compressed(tmp_path: Path) -> N
     ]
     with open_vault(path, T0) as vault:
         ids = [vault.write(t, now=T0 + timedelta(hours=i)).id for i, t in enumerate(texts)]
-    with open_vault(path, T0 + timedelta(days=3), dream={"hygiene": {"ttl_turns": 1}}) as vault:
+    settings = {"hygiene": {"ttl_turns": 1}, "tiers": {"used_grace": 1}}  # protection alone
+    with open_vault(path, T0 + timedelta(days=3), dream=settings) as vault:
         for _ in range(3):
             vault.record_access([ids[0]])  # in use: its half-life stretched 4×
         vault.reinforce([ids[1]])  # confirmed useful
@@ -266,3 +267,16 @@ def test_the_janitor_command_previews(tmp_path: Path) -> None:
     assert data["tiers"]["headlines"] == 1
     text = CliRunner().invoke(app, ["stats"], env=env)
     assert text.exit_code == 0 and "janitor" in text.output
+
+
+def test_a_memory_used_once_keeps_its_text_twice_as_long(tmp_path: Path) -> None:
+    path = tmp_path / "v.db"
+    ids = write_history(path)
+    with open_vault(path, T0 + timedelta(days=1)) as vault:
+        vault.record_access([ids["long"]])  # used once, then never again
+    with open_vault(path, T0 + timedelta(days=101)) as vault:  # 100 idle days: past cold (60)
+        vault.tiers(apply=True)
+        assert vault.get_episode(ids["long"]).content == LONG  # but not past 2 × 60
+    with open_vault(path, T0 + timedelta(days=125)) as vault:
+        vault.tiers(apply=True)
+        assert SECRET not in vault.get_episode(ids["long"]).content
