@@ -80,6 +80,7 @@ def build(
         """The memories that matter most for a query (as the world stood at as_of, an ISO
         date, when given), each with its score and why."""
         hits = vault.recall(query, namespace=ns, k=k, as_of=_when(as_of, "as_of"))
+        extra = {"recall_id": hits.recall_id, **({"hint": hits.hint} if hits.hint else {})}
         return [
             {
                 "kind": h.kind,
@@ -88,8 +89,9 @@ def build(
                 "score": round(h.score, 6),
                 "why": h.explanation.text(),
                 **({"tier": h.tier.value, "digest": h.digest} if h.digest and h.tier else {}),
+                **(extra if n == 0 else {}),
             }
-            for h in hits
+            for n, h in enumerate(hits)
         ]
 
     @server.tool()
@@ -134,6 +136,17 @@ def build(
         """Say how memories served: access (used), reinforce / correct (it helped),
         up / down (importance), incorrect (a fact is retired)."""
         return {"changed": vault.judge(ids, signal, namespace=ns)}
+
+    @server.tool()
+    @_errors
+    def verdict(
+        recall_id: str,
+        verdict: Literal["correct", "incorrect", "ambiguous"],
+        hit_id: str | None = None,
+    ) -> dict[str, Any]:
+        """How a recall went (its recall_id comes with recall's first hit): a question
+        answered wrongly twice becomes a knowledge gap, and recall then says so."""
+        return vault.verdict(recall_id, verdict, hit_id=hit_id, namespace=ns)
 
     @server.tool()
     @_errors

@@ -70,6 +70,14 @@ class HitOut(BaseModel):
 
 class RecallOut(BaseModel):
     hits: list[HitOut]
+    recall_id: str | None = Field(default=None, description="For POST /verdicts.")
+    hint: str | None = Field(default=None, description="Set when this question failed before.")
+
+
+class VerdictIn(Strict):
+    recall_id: str = Field(max_length=64)
+    verdict: Literal["correct", "incorrect", "ambiguous"]
+    hit_id: str | None = Field(default=None, max_length=128, description="One hit, or the answer.")
 
 
 class FeedbackIn(Strict):

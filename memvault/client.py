@@ -34,7 +34,7 @@ from memvault.errors import (
 )
 from memvault.ingest.pipeline import WriteResult
 from memvault.kg.model import Episode, Fact
-from memvault.recall.results import Explanation, Hit
+from memvault.recall.results import Explanation, Hit, Recall
 
 
 class AuthError(MemvaultError):
@@ -191,12 +191,12 @@ class Client:
         k: int | None = None,
         as_of: datetime | None = None,
         persona: bool = False,
-    ) -> list[Hit]:
+    ) -> Recall:
         body = {"query": query, "explain": True, "persona": persona, "as_of": _ts(as_of)}
         if k is not None:
             body["k"] = k
         out = self._call("POST", self._ns_path(namespace, "/recall"), json=body)
-        return [
+        result = Recall(
             Hit(
                 kind=h["kind"],
                 id=h["id"],
@@ -208,7 +208,27 @@ class Client:
                 explanation=Explanation.model_validate(h["explanation"]),
             )
             for h in out["hits"]
-        ]
+        )
+        result.recall_id, result.hint = out.get("recall_id"), out.get("hint")
+        return result
+
+    def verdict(
+        self,
+        recall_id: str,
+        verdict: str,
+        *,
+        hit_id: str | None = None,
+        namespace: str | None = None,
+    ) -> dict[str, Any]:
+        body = {"recall_id": recall_id, "verdict": verdict, "hit_id": hit_id}
+        result: dict[str, Any] = self._call(
+            "POST", self._ns_path(namespace, "/verdicts"), json=body
+        )
+        return result
+
+    def gaps(self, *, namespace: str | None = None) -> list[dict[str, Any]]:
+        result: list[dict[str, Any]] = self._call("GET", self._ns_path(namespace, "/gaps"))
+        return result
 
     def get_episode(self, episode_id: str, *, namespace: str | None = None) -> Episode:
         return Episode.model_validate(

@@ -24,10 +24,11 @@ from memvault.ingest.inputs import EpisodeIn, FactIn
 from memvault.ingest.pipeline import Writer, WriteResult
 from memvault.interop.dump import DumpSummary, export_namespace, import_namespace
 from memvault.interop.sdk import InteropMethods
-from memvault.kg.model import NAMESPACE_PATTERN, Episode, Fact
-from memvault.kg.store import Doc, FactQuery
+from memvault.kg.model import NAMESPACE_PATTERN, Episode, Fact, new_id
+from memvault.kg.store import Batch, Doc, FactQuery
 from memvault.persona.sdk import PersonaMethods
-from memvault.recall import Hit, Recaller
+from memvault.profile import recall_log
+from memvault.recall import Recall, Recaller
 
 if TYPE_CHECKING:
     from memvault.dream.runner import Dreamer
@@ -173,7 +174,7 @@ class MemVault(Background, PersonaMethods, InteropMethods):
         now: datetime | None = None,
         as_of: datetime | None = None,
         persona: bool = False,
-    ) -> list[Hit]:
+    ) -> Recall:
         """The ``k`` memories (episodes and facts) that matter most for ``query`` at ``now``
         (or as the world stood at ``as_of``). Reads only: record use with
         :meth:`record_access` / :meth:`reinforce`. ``persona``: after them, up to
@@ -191,7 +192,47 @@ class MemVault(Background, PersonaMethods, InteropMethods):
 
             views = self.persona.current(ns, at or self.now(now))
             hits += persona_hits(views, query, self.settings.persona.recall_hits)
-        return hits
+        result = Recall(hits)
+        if self.settings.recall.log:  # the recall log: verdicts and gaps read it, ranking never
+            result.recall_id = new_id()
+            doc = recall_log.log_doc(
+                result.recall_id, query.strip(), [h.id for h in hits], self.now(now)
+            )
+            self.store.apply(Batch(namespace=ns, docs=[doc], quiet=True))
+            result.hint = recall_log.hint(self.store, ns, query)
+        return result
+
+    def verdict(
+        self,
+        recall_id: str,
+        verdict: str,
+        *,
+        hit_id: str | None = None,
+        namespace: str | None = None,
+        now: datetime | None = None,
+    ) -> dict[str, Any]:
+        """How a logged recall went: ``correct``, ``incorrect`` or ``ambiguous``, for the
+        whole answer or one hit (a correct hit is reinforced, an incorrect one loses
+        importance). Two ``incorrect`` on one query signature open a knowledge gap; a
+        ``correct`` closes it."""
+        ns = self.ns(namespace)
+        state, signals = recall_log.verdict(
+            self.store, ns, recall_id, verdict, self.now(now), hit_id
+        )
+        for rid, signal in signals:
+            if rid in self._memory_ids(ns, [rid]):  # not a persona hit
+                self.judge([rid], signal, namespace=ns, now=now)
+        return {"recall_id": recall_id, "verdict": verdict, "gap": state}
+
+    def _memory_ids(self, ns: str, ids: list[str]) -> set[str]:
+        found = {e.id for e in self.store.get_episodes(ns, ids)}
+        return found | {f.id for f in self.store.get_facts(ns, ids)}
+
+    def gaps(self, *, namespace: str | None = None) -> list[dict[str, Any]]:
+        """Knowledge gaps: recall failures (open) and structural ones (the discovery inbox's),
+        each with its kind."""
+        ns = self.ns(namespace)
+        return recall_log.gaps(self.store, ns, self.inbox(namespace=ns, status=None, limit=10_000))
 
     def facts(
         self,

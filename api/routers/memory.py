@@ -16,6 +16,7 @@ from api.schemas import (
     RecallIn,
     RecallOut,
     SessionTurnsIn,
+    VerdictIn,
 )
 from memvault.clock import UtcDatetime
 from memvault.ingest.pipeline import WriteResult
@@ -107,6 +108,8 @@ def recall(body: RecallIn, ns: Namespace, vault: Vault) -> RecallOut:
     if body.record_access and used:
         vault.record_access(used, namespace=ns)
     return RecallOut(
+        recall_id=hits.recall_id,
+        hint=hits.hint,
         hits=[
             HitOut(
                 kind=h.kind,
@@ -120,8 +123,21 @@ def recall(body: RecallIn, ns: Namespace, vault: Vault) -> RecallOut:
                 explanation_text=h.explanation.text() if body.explain else None,
             )
             for h in hits
-        ]
+        ],
     )
+
+
+@router.post("/verdicts")
+def verdict(body: VerdictIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
+    """How a recall went (correct / incorrect / ambiguous, for the answer or one hit); two
+    incorrect answers to one question open a knowledge gap, a correct one closes it."""
+    return vault.verdict(body.recall_id, body.verdict, hit_id=body.hit_id, namespace=ns)
+
+
+@router.get("/gaps")
+def gaps(ns: Namespace, vault: Vault) -> list[dict[str, Any]]:
+    """Knowledge gaps: recall failures and structural ones, each with its kind."""
+    return vault.gaps(namespace=ns)
 
 
 @router.post("/feedback")

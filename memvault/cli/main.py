@@ -163,6 +163,8 @@ def recall(
                 if explain or as_json
                 else {}
             ),
+            **({"recall_id": hits.recall_id} if hits.recall_id else {}),
+            **({"hint": hits.hint} if hits.hint else {}),
         }
         for h in hits
     ]
@@ -183,8 +185,69 @@ def recall(
                 text = f"[dim]({h.tier} · {h.digest})[/] {text}"
             table.add_row(str(i), f"{h.score:.4f}", h.kind, text, h.id[:12])
         console.print(table)
+        if hits.hint:
+            console.print(f"[yellow]{escape(hits.hint)}[/]")
+        if hits.recall_id:
+            console.print(
+                f"[dim]recall {hits.recall_id}: memvault verdict {hits.recall_id} "
+                "correct|incorrect|ambiguous[/]"
+            )
 
     emit(data, as_json, render)
+
+
+@app.command()
+@handle_errors
+def verdict(
+    recall_id: Annotated[str, typer.Argument(help="The recall's id (printed after its hits).")],
+    value: Annotated[str, typer.Argument(help="correct | incorrect | ambiguous")],
+    hit: Annotated[
+        str | None, typer.Option("--hit", help="One hit's id (default: the whole answer).")
+    ] = None,
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Say how a recall went. A correct hit is reinforced, an incorrect one loses importance;
+    two incorrect answers to one question open a knowledge gap (memvault gaps), a correct one
+    closes it."""
+    with open_vault() as vault:
+        out = vault.verdict(recall_id, value, hit_id=hit, namespace=namespace)
+    gap = out["gap"]
+    emit(
+        out,
+        as_json,
+        lambda: console.print(
+            f"{value}; knowledge gap on '{gap['signature']}': {gap['status'] or 'none'}"
+        ),
+    )
+
+
+@app.command()
+@handle_errors
+def gaps(namespace: NamespaceOpt = None, as_json: JsonOpt = False) -> None:
+    """Knowledge gaps: questions the vault keeps failing (two or more incorrect verdicts) and
+    structural ones (an entity talked about a lot that no fact names), each with its kind."""
+    with open_vault() as vault:
+        rows = vault.gaps(namespace=namespace)
+
+    def render() -> None:
+        if not rows:
+            console.print("no knowledge gaps")
+            return
+        table = Table("kind", "what", "detail")
+        for g in rows:
+            if g["kind"] == "recall_failure":
+                what = g["signature"]
+                detail = f"{g['fail_count']}× incorrect; e.g. " + "; ".join(g["examples"][:2])
+            else:
+                what, detail = (
+                    str(g.get("title") or g.get("id")),
+                    str(g.get("why") or g.get("text") or ""),
+                )
+            table.add_row(g["kind"], escape(what), escape(detail))
+        console.print(table)
+
+    emit(rows, as_json, render)
 
 
 @app.command()

@@ -94,6 +94,10 @@ class RecallSettings(BaseModel):
     currency_max_facts: int = Field(default=5000, ge=1, description="Facts read per recall.")
     access_boost_step: float = Field(default=0.1, ge=0)
     access_boost_cap: int = Field(default=10, ge=0)
+    log: bool = Field(
+        default=True,
+        description="Keep each recall in the recall log (verdicts and knowledge gaps read it).",
+    )
     age_decay: bool = Field(
         default=True,
         description="false: no age decay in ranking (set by dream.hygiene.confidence_decay).",

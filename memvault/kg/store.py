@@ -72,6 +72,9 @@ class Batch:
     vectors: list[VectorRecord] = field(default_factory=list)
     deletes: list[tuple[RecordKind, str]] = field(default_factory=list)
     docs: list[Doc] = field(default_factory=list)
+    # documents that describe no record (the recall log): the namespace's watermark stays,
+    # so caches keyed on it and the dream's view of what changed are not disturbed
+    quiet: bool = False
 
     def add(self, record: Session | Episode | Entity | Fact | Mention) -> None:
         """Upsert one record of any kind."""
@@ -90,6 +93,12 @@ class Batch:
     def check(self) -> None:
         """Every record belongs to the batch's namespace, or nothing is written."""
         from memvault.errors import InvalidInputError
+
+        if (
+            self.quiet
+            and (self.sessions or self.episodes or self.entities or self.facts or self.mentions)
+        ) or (self.quiet and (self.vectors or self.deletes)):
+            raise InvalidInputError("a quiet batch holds documents only", field="batch")
 
         for group in (self.sessions, self.episodes, self.entities, self.facts, self.mentions):
             for record in group:

@@ -61,3 +61,11 @@ class Hit(BaseModel):
         description="Set when the text is what one-way compression left, not the original.",
     )
     explanation: Explanation
+
+
+class Recall(list[Hit]):
+    """The hits of one recall (a list, best first) with its id in the recall log (for
+    :meth:`memvault.MemVault.verdict`) and, when this query has failed before, a hint."""
+
+    recall_id: str | None = None
+    hint: str | None = None

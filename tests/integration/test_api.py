@@ -398,3 +398,22 @@ def test_metrics_count_requests_by_route_and_need_the_admin_key(server: Server) 
     assert _sample(text, "memvault_dream_runs", status="applied") == 1
     assert _sample(text, "memvault_dream_changes", op="consolidate.supersede") >= 1
     assert "memvault_review_pending" in text and "memvault_llm_calls" in text
+
+
+def test_verdicts_and_gaps_over_http(server: Server) -> None:
+    with server.client(server.key("maya")) as c:
+        c.post("/v1/ns/maya/episodes", json={"items": turns()})
+        for query in ("Who is Maya's dentist?", "who is the dentist of maya"):
+            out = c.post("/v1/ns/maya/recall", json={"query": query}).json()
+            assert out["recall_id"] and out["hint"] is None
+            r = c.post(
+                "/v1/ns/maya/verdicts", json={"recall_id": out["recall_id"], "verdict": "incorrect"}
+            )
+            assert r.status_code == 200, r.text
+        assert c.get("/v1/ns/maya/gaps").json()[0]["fail_count"] == 2
+        hinted = c.post("/v1/ns/maya/recall", json={"query": "Who is Maya's dentist?"}).json()
+        assert "failed before" in hinted["hint"]
+        bad = c.post("/v1/ns/maya/verdicts", json={"recall_id": "x", "verdict": "meh"})
+        assert bad.status_code == 422 and "verdict" in bad.text
+        missing = c.post("/v1/ns/maya/verdicts", json={"recall_id": "x", "verdict": "correct"})
+        assert missing.status_code == 404

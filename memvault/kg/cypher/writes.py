@@ -64,7 +64,7 @@ def batch_query(batch: Batch, p: str) -> tuple[str, dict[str, Any]]:
     lines = [
         f"MERGE (ns_{p}:Namespace {{name: ${p}ns}})",
         f"ON CREATE SET ns_{p}.seq = 0, ns_{p}.created_at = ${p}now",
-        f"SET ns_{p}.seq = ns_{p}.seq + 1",
+        f"SET ns_{p}.seq = ns_{p}.seq + {0 if batch.quiet else 1}",
         f"WITH ns_{p}.seq AS seq",
     ]
     if batch.deletes:

@@ -21,8 +21,9 @@ def write_batch(c: sqlite3.Connection, batch: Batch) -> int:
     """Write one batch on ``c`` inside the caller's transaction; return its sequence number."""
     ns = batch.namespace
     c.execute("INSERT OR IGNORE INTO namespaces(name, created_at) VALUES (?, ?)", (ns, time.time()))
+    step = 0 if batch.quiet else 1  # a quiet batch (documents only) leaves the watermark
     seq = c.execute(
-        "UPDATE namespaces SET seq = seq + 1 WHERE name = ? RETURNING seq", (ns,)
+        "UPDATE namespaces SET seq = seq + ? WHERE name = ? RETURNING seq", (step, ns)
     ).fetchone()[0]
     for kind, record_id in batch.deletes:
         _delete(c, ns, kind, record_id, seq)
