@@ -193,7 +193,9 @@ class MemVault(Background, PersonaMethods, InteropMethods):
             views = self.persona.current(ns, at or self.now(now))
             hits += persona_hits(views, query, self.settings.persona.recall_hits)
         result = Recall(hits)
-        if self.settings.recall.log:  # the recall log: verdicts and gaps read it, ranking never
+        # the recall log (verdicts and gaps read it, ranking never); a namespace nothing was
+        # written to is not created by asking it
+        if self.settings.recall.log and self.store.watermark(ns) > 0:
             result.recall_id = new_id()
             doc = recall_log.log_doc(
                 result.recall_id, query.strip(), [h.id for h in hits], self.now(now)
