@@ -226,6 +226,15 @@ class MemVault(Background, PersonaMethods, InteropMethods):
                 self.judge([rid], signal, namespace=ns, now=now)
         return {"recall_id": recall_id, "verdict": verdict, "gap": state}
 
+    def profile(
+        self, *, namespace: str | None = None, now: datetime | None = None
+    ) -> dict[str, Any]:
+        """What the namespace has been about over ``profile.windows`` (7 / 30 / 90 days):
+        entities written about and asked after, intents asked, what is rising and cooling."""
+        from memvault.profile.interests import profile
+
+        return profile(self.store, self.ns(namespace), self.now(now), self.settings.profile)
+
     def _memory_ids(self, ns: str, ids: list[str]) -> set[str]:
         found = {e.id for e in self.store.get_episodes(ns, ids)}
         return found | {f.id for f in self.store.get_facts(ns, ids)}

@@ -134,6 +134,12 @@ def verdict(body: VerdictIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
     return vault.verdict(body.recall_id, body.verdict, hit_id=body.hit_id, namespace=ns)
 
 
+@router.get("/profile")
+def profile(ns: Namespace, vault: Vault) -> dict[str, Any]:
+    """What the namespace has been about over 7 / 30 / 90 days, rising and cooling."""
+    return vault.profile(namespace=ns)
+
+
 @router.get("/gaps")
 def gaps(ns: Namespace, vault: Vault) -> list[dict[str, Any]]:
     """Knowledge gaps: recall failures and structural ones, each with its kind."""

@@ -224,6 +224,31 @@ def verdict(
 
 @app.command()
 @handle_errors
+def profile(
+    namespace: NamespaceOpt = None,
+    now: Annotated[str | None, typer.Option(help="As of this time (ISO date).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """What you have been caring about: entities written about and asked after over 7 / 30 /
+    90 days (profile.windows), the intents asked, and what is rising and cooling."""
+    with open_vault() as vault:
+        data = vault.profile(namespace=namespace, now=parse_time(now, "--now"))
+
+    def render() -> None:
+        table = Table("window", "entities", "intents", "recalls")
+        for days, w in data["windows"].items():
+            ents = ", ".join(f"{escape(n)} {c}" for n, c in w["entities"][:6]) or "-"
+            intents = ", ".join(f"{i} {c}" for i, c in w["intents"]) or "-"
+            table.add_row(f"{days} days", ents, intents, str(w["recalls"]))
+        console.print(table)
+        console.print(f"rising: {', '.join(data['rising']) or '-'}")
+        console.print(f"cooling: {', '.join(data['cooling']) or '-'}")
+
+    emit(data, as_json, render)
+
+
+@app.command()
+@handle_errors
 def gaps(namespace: NamespaceOpt = None, as_json: JsonOpt = False) -> None:
     """Knowledge gaps: questions the vault keeps failing (two or more incorrect verdicts) and
     structural ones (an entity talked about a lot that no fact names), each with its kind."""

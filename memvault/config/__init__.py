@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 from typing import Literal
 
@@ -35,6 +36,7 @@ __all__ = [
     "MaintenanceSettings",
     "PersonaSettings",
     "PlanSettings",
+    "ProfileSettings",
     "RecallSettings",
     "ReviewSettings",
     "ServerSettings",
@@ -321,6 +323,24 @@ class PlanSettings(BaseModel):
         return self
 
 
+class ProfileSettings(BaseModel):
+    """The interest profile (``memvault profile``): docs/gaps.md."""
+
+    windows: list[int] = Field(
+        default_factory=lambda: [7, 30, 90], min_length=2, description="Days, increasing."
+    )
+    rise: float = Field(default=2.0, gt=1, description="Rising: share × this in the short window.")
+    min_count: int = Field(default=2, ge=1, description="Rising or cooling from this many.")
+    top: int = Field(default=10, ge=1, le=100, description="Entries listed per list.")
+
+    @model_validator(mode="after")
+    def _increasing(self) -> ProfileSettings:
+        w = self.windows
+        if w[0] <= 0 or any(b <= a for a, b in pairwise(w)):
+            raise ValueError(f"profile.windows must be increasing days above 0, got {w}")
+        return self
+
+
 class SyncSettings(BaseModel):
     """Directories the dream keeps in sync with the vault (docs/interop.md)."""
 
@@ -411,6 +431,7 @@ class Settings(BaseSettings):
     persona: PersonaSettings = Field(default_factory=PersonaSettings)
     plans: PlanSettings = Field(default_factory=PlanSettings)
     sync: SyncSettings = Field(default_factory=SyncSettings)
+    profile: ProfileSettings = Field(default_factory=ProfileSettings)
     secret_key: str = DEFAULT_SECRET
     recall: RecallSettings = Field(default_factory=RecallSettings)
     dream: DreamSettings = Field(default_factory=DreamSettings)

@@ -104,3 +104,37 @@ def test_the_commands(tmp_path: Path) -> None:
     again = run("recall", "Where does Maya live?")
     assert "failed before" in again.stdout
     assert run("verdict", "x", "meh").exit_code == 2
+
+
+def test_the_profile_shows_what_rose_and_what_cooled(tmp_path: Path) -> None:
+    from datetime import timedelta
+
+    start = NOW - timedelta(days=90)
+    with open_vault(tmp_path / "v.db") as vault:
+        for day in range(0, 60, 3):  # the first two months: the Berlin office, with Tobias
+            vault.write(
+                f"I met Tobias at the Berlin office, day {day}.",
+                speaker="Maya",
+                now=start + timedelta(days=day),
+            )
+        for day in range(84, 90):  # the last week: the Lisbon move, with Ana
+            vault.write(
+                f"I talked to Ana about the Lisbon flat, day {day}.",
+                speaker="Maya",
+                now=start + timedelta(days=day),
+            )
+        vault.recall("Where is the Lisbon flat?", now=NOW - timedelta(days=1))
+        p = vault.profile(now=NOW)
+        assert {"Ana", "Lisbon"} <= set(p["rising"])
+        assert {"Tobias", "Berlin"} <= set(p["cooling"])
+        assert not {"Ana", "Lisbon"} & set(p["cooling"])
+        week = dict(p["windows"]["7"]["entities"])
+        assert "Tobias" not in week and week["Lisbon"] >= 6  # six writes and one recall
+        assert p["windows"]["7"]["intents"] == [("where", 1)]
+
+
+def test_profile_windows_must_increase(tmp_path: Path) -> None:
+    from memvault.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"profile\.windows"):
+        open_vault(tmp_path / "v.db", profile={"windows": [30, 7, 90]})
