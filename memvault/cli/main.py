@@ -243,6 +243,9 @@ def profile(
         console.print(table)
         console.print(f"rising: {', '.join(data['rising']) or '-'}")
         console.print(f"cooling: {', '.join(data['cooling']) or '-'}")
+        if data["quiet"]:
+            days = min(int(d) for d in data["windows"])
+            console.print(f"[dim]nothing written or asked in the last {days} days: a pause[/]")
 
     emit(data, as_json, render)
 

@@ -7,7 +7,9 @@ days by default), from what was written (entities the episodes mention) and what
   plus the recalls that named it.
 - **Rising**: in the shortest window its share of attention is at least ``rise`` (2) times its
   share in the longest, with at least ``min_count`` (2) in the shortest.
-- **Cooling**: at least ``min_count`` in the longest window, none in the shortest.
+- **Cooling**: at least ``min_count`` in the longest window, none in the shortest, while the
+  shortest window has attention for something else (a week with nothing at all is a pause,
+  ``quiet``, not everything cooling).
 
 Computed on demand from the store; topics (communities) and the daily diary that would read
 snapshots instead are not built yet.
@@ -80,10 +82,14 @@ def profile(store: Store, namespace: str, now: datetime, s: ProfileSettings) -> 
         (name for name, n in long_.items() if n >= s.min_count and short[name] == 0),
         key=lambda name: -long_[name],
     )
+    quiet = not short  # nothing at all lately: a pause, not everything cooling at once
+    if quiet:
+        cooling = []
     return {
         "namespace": namespace,
         "now": now.isoformat(),
         "windows": windows,
         "rising": rising[: s.top],
         "cooling": cooling[: s.top],
+        "quiet": quiet,
     }

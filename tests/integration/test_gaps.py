@@ -131,6 +131,8 @@ def test_the_profile_shows_what_rose_and_what_cooled(tmp_path: Path) -> None:
         week = dict(p["windows"]["7"]["entities"])
         assert "Tobias" not in week and week["Lisbon"] >= 6  # six writes and one recall
         assert p["windows"]["7"]["intents"] == [("where", 1)]
+        paused = vault.profile(now=NOW + timedelta(days=20))  # three quiet weeks later
+        assert paused["quiet"] and paused["cooling"] == [] and paused["rising"] == []
 
 
 def test_profile_windows_must_increase(tmp_path: Path) -> None:
