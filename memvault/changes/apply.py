@@ -31,12 +31,12 @@ from memvault.embed import Embedder
 from memvault.errors import ConflictError, InvalidInputError, NotFoundError
 from memvault.kg.model import Mention, VectorKind, new_id
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
+from memvault.persona.model import LIVE
 
 RUN, JOURNAL, REVIEW = "dream_run", "dream_journal", "review"
 PENDING, PROGRESS = "dream_pending", "dream_progress"  # cleared once applied; per chunk
 COMMUNITIES = "communities"  # the Leiden partition each run saw, with members
 DISCOVERY = "discovery"  # inbox items: unseen → seen | dismissed
-LIVE = "live"  # a persona layer's document in use
 _TEXT = {"episode": ("content", "speaker"), "fact": ("statement",), "entity": ("name",)}
 
 

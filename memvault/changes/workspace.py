@@ -17,11 +17,10 @@ from typing import Any, TypeVar
 from memvault.changes.plan import Change, ChangeKind, Impact, Reason
 from memvault.kg.model import Entity, Episode, Fact, Mention, Session
 from memvault.kg.store import Store
-from memvault.persona.model import Attitude, Skill
+from memvault.persona.model import LIVE, Attitude, Skill
 
 R = TypeVar("R", Session, Episode, Entity, Fact, Attitude, Skill)
 AnyRecord = Session | Episode | Entity | Fact | Attitude | Skill
-PERSONA_STATUS = "live"  # the persona layers' documents in use (memvault.persona.layer)
 
 
 def _kind(record: AnyRecord) -> ChangeKind:
@@ -60,9 +59,9 @@ class Workspace:
     def load(cls, store: Store, namespace: str, now: datetime) -> Workspace:
         ws = cls(namespace, now)
         ws.add_records(store.iter_records(namespace))
-        for d in store.list_docs(namespace, "attitude", status=PERSONA_STATUS, limit=1_000_000):
+        for d in store.list_docs(namespace, "attitude", status=LIVE, limit=1_000_000):
             ws.attitudes[d.id] = Attitude.model_validate(d.body)
-        for d in store.list_docs(namespace, "skill", status=PERSONA_STATUS, limit=1_000_000):
+        for d in store.list_docs(namespace, "skill", status=LIVE, limit=1_000_000):
             ws.skills[d.id] = Skill.model_validate(d.body)
         return ws
 

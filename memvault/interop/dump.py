@@ -29,13 +29,13 @@ from memvault.embed import Embedder
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
 from memvault.kg.model import Entity, Episode, Fact, MemoryType, Mention, Session, VectorKind
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
-from memvault.persona.model import Attitude, Skill
+from memvault.persona.model import LIVE, Attitude, Skill
 
 FORMAT = "memvault-dump"
 VERSION = 3
 READS = (1, 2, 3)  # version 1 had no fold lines, 2 no persona lines
 FOLD = "fold"  # the document kind memvault.folds keeps (one per memory type)
-PERSONA, LIVE = ("attitude", "skill"), "live"  # the persona layers' documents in use
+PERSONA = ("attitude", "skill")  # the persona layers' documents
 _MODELS: dict[str, type[BaseModel]] = {
     "session": Session,
     "entity": Entity,

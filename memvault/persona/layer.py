@@ -28,6 +28,7 @@ from memvault.kg.store import Batch, Doc, Store
 from memvault.persona.model import (
     LEVEL_NAMES,
     LEVELS,
+    LIVE,
     USE_KINDS,
     Attitude,
     Category,
@@ -40,7 +41,7 @@ from memvault.persona.model import (
 )
 from memvault.persona.rules import content_words, topic_of
 
-ATTITUDE, SKILL, LIVE = "attitude", "skill", "live"
+ATTITUDE, SKILL = "attitude", "skill"
 
 
 @dataclass

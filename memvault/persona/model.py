@@ -33,6 +33,7 @@ class Category(StrEnum):
     COLLABORATION = "collaboration"
 
 
+LIVE = "live"  # the status of a persona document in use (an undone creation: "undone")
 Level = Literal["L1", "L2", "L3"]
 LEVELS: tuple[Level, ...] = ("L1", "L2", "L3")
 LEVEL_NAMES = {"L1": "exposure", "L2": "competent", "L3": "generative"}
