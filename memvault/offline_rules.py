@@ -100,6 +100,12 @@ def _persona(inputs: Mapping[str, Any]) -> BaseModel:
     return found
 
 
+def _updates(inputs: Mapping[str, Any]) -> BaseModel:
+    from memvault.dream.updates import rule_verdicts
+
+    return rule_verdicts(inputs["pairs"])
+
+
 def offline_handlers() -> dict[str, Handler]:
     return {
         "extract": _extract,
@@ -110,4 +116,5 @@ def offline_handlers() -> dict[str, Handler]:
         "fold": _fold,
         "digest": _digest,
         "persona": _persona,
+        "updates": _updates,
     }

@@ -18,6 +18,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal
 from memvault.background import Background
 from memvault.bootstrap import Container, bootstrap, load_settings
 from memvault.clock import ensure_utc
+from memvault.dream.gate import last_dream_at
 from memvault.errors import InvalidInputError, NotFoundError
 from memvault.feedback import Feedback as FeedbackService
 from memvault.ingest.inputs import EpisodeIn, FactIn
@@ -59,6 +60,7 @@ class MemVault(Background, PersonaMethods, InteropMethods):
             embedder=container.embedder,
             settings=self.settings.recall,
             single_valued=lambda p: p in configured or container.ontology.is_(p, "single_valued"),
+            last_dream=lambda ns: last_dream_at(container.coord, ns),
         )
 
     @classmethod

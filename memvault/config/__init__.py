@@ -18,6 +18,7 @@ from memvault.config.dream import (
     MaintenanceSettings,
     ReviewSettings,
     TierSettings,
+    UpdateSettings,
 )
 from memvault.config.persona import PersonaSettings
 from memvault.config.surfaces import PlanSettings, ProfileSettings, SyncSettings
@@ -43,6 +44,7 @@ __all__ = [
     "Settings",
     "SyncSettings",
     "TierSettings",
+    "UpdateSettings",
 ]
 
 DEFAULT_SECRET = "change-me"
@@ -94,6 +96,11 @@ class RecallSettings(BaseModel):
         default=1.3, ge=1, description="...of a current fact about what the query asks."
     )
     currency_max_facts: int = Field(default=5000, ge=1, description="Facts read per recall.")
+    currency_facts_checked: int = Field(
+        default=10,
+        ge=0,
+        description="The leading facts whose source episodes are checked for newer statements.",
+    )
     access_boost_step: float = Field(default=0.1, ge=0)
     access_boost_cap: int = Field(default=10, ge=0)
     log: bool = Field(

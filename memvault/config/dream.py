@@ -208,6 +208,29 @@ class TierSettings(BaseModel):
         return self
 
 
+class UpdateSettings(BaseModel):
+    """Episode-level updates: a newer statement of the same speaker replacing an older one
+    about one attribute (docs/recall.md)."""
+
+    enabled: bool = True
+    certainty: float = Field(
+        default=0.85,
+        ge=0,
+        le=1,
+        description="Confidence of a link; at or below consolidate.auto_approve_confidence "
+        "every link waits for review.",
+    )
+    candidate_cosine: float = Field(
+        default=0.6,
+        ge=-1,
+        le=1,
+        description="With a model configured: older statements of the same speaker this close "
+        "to a new one are judged too (beside the rules' pairs).",
+    )
+    candidates_per_episode: int = Field(default=3, ge=0, le=20, description="Of those, at most.")
+    batch: int = Field(default=20, ge=1, le=200, description="Pairs per model call.")
+
+
 class DreamSettings(BaseModel):
     gate: GateSettings = Field(default_factory=GateSettings)
     review: ReviewSettings = Field(default_factory=ReviewSettings)
@@ -215,3 +238,4 @@ class DreamSettings(BaseModel):
     maintenance: MaintenanceSettings = Field(default_factory=MaintenanceSettings)
     hygiene: HygieneSettings = Field(default_factory=HygieneSettings)
     tiers: TierSettings = Field(default_factory=TierSettings)
+    updates: UpdateSettings = Field(default_factory=UpdateSettings)

@@ -30,7 +30,7 @@ from memvault.changes.review import ReviewQueue
 from memvault.changes.routing import route
 from memvault.clock import ensure_utc
 from memvault.coord.port import owner_id
-from memvault.dream.gate import GateDecision, decide
+from memvault.dream.gate import GateDecision, decide, state_key
 from memvault.dream.stages import JANITOR_STAGES, STAGES, TIER_STAGES, Parts, Run, Stage
 from memvault.kg.store import Batch, Doc
 from memvault.lint.runner import Linter, single_valued
@@ -53,10 +53,6 @@ class DreamResult:
         return self.plan.run_id if self.plan else None
 
 
-def _state_key(namespace: str) -> str:
-    return f"dream:{namespace}"
-
-
 class Dreamer:
     def __init__(self, c: Container):
         self.c = c
@@ -65,7 +61,7 @@ class Dreamer:
         self.queue = ReviewQueue(self.applier)
 
     def gate(self, namespace: str, now: datetime, *, force: bool = False) -> GateDecision:
-        state = self.c.coord.get(_state_key(namespace)) or {}
+        state = self.c.coord.get(state_key(namespace)) or {}
         last = (
             ensure_utc(datetime.fromisoformat(state["last_dream_at"]))
             if state.get("last_dream_at")
@@ -169,12 +165,15 @@ class Dreamer:
             if janitor.get("ran_at"):
                 self._save_janitor(namespace, janitor, plan.run_id)
             if stages is STAGES:  # a whole dream: the gate's state moves on
+                previous = self.c.coord.get(state_key(namespace)) or {}
+                previous.pop("previous", None)  # one step back is enough
                 self.c.coord.put(
-                    _state_key(namespace),
+                    state_key(namespace),
                     {
                         "last_dream_at": now.isoformat(),
                         "last_run_id": plan.run_id,
                         "watermark": self.c.store.watermark(namespace),
+                        "previous": previous,
                     },
                 )
         return DreamResult(
@@ -186,6 +185,14 @@ class Dreamer:
             review_ids=[d.id for d in reviews],
             applied=applied,
         )
+
+    def undo(self, namespace: str, run_id: str, *, force: bool = False) -> int:
+        """Undo a run; when it was the last whole dream, the state before it returns."""
+        restored = self.applier.undo(namespace, run_id, force=force)
+        state = self.c.coord.get(state_key(namespace)) or {}
+        if state.get("last_run_id") == run_id:
+            self.c.coord.put(state_key(namespace), state.get("previous") or {})
+        return restored
 
     def resume(self, namespace: str) -> list[ApplyResult]:
         """Finish the runs a killed process left half applied, under the dream's lock."""
@@ -202,7 +209,7 @@ class Dreamer:
     ) -> tuple[Plan, dict[str, Any]]:
         """Every stage of ``stages`` over an in-memory workspace: the plan and the report."""
         c = self.c
-        state = c.coord.get(_state_key(namespace)) or {}
+        state = c.coord.get(state_key(namespace)) or {}
         parts = self.parts()
         run = Run(namespace=namespace, now=now, watermark=int(state.get("watermark", 0)))
         run.skip_files = skip_files

@@ -24,6 +24,7 @@ from memvault.dream.orient import orient
 from memvault.dream.prune import prune
 from memvault.dream.reflect import reflect, snapshot
 from memvault.dream.signal import signal
+from memvault.dream.updates import propose_updates
 from memvault.graphs import GraphView, summarize
 from memvault.interop.sync import sync_dirs
 from memvault.kg.model import Episode
@@ -64,6 +65,7 @@ class Run:
     duplicates: list[Any] = field(default_factory=list)
     communities: dict[str, Any] = field(default_factory=dict)  # the partition, for the plan
     discoveries: list[dict[str, Any]] = field(default_factory=list)
+    vectors: dict[str, Any] = field(default_factory=dict)  # live episodes' (consolidate's read)
     skip_files: bool = False  # `memvault dream --skip-files`
 
 
@@ -153,7 +155,7 @@ def consolidate_stage(run: Run, p: Parts) -> None:
     s = p.settings.dream.consolidate
     judge = cons.Judge(p.llm, p.reasoning_llm, s)
     live = [e.id for e in run.ws.episodes.values() if e.expired_at is None]
-    vectors = p.store.get_vectors(run.namespace, "episode", live)
+    vectors = run.vectors = p.store.get_vectors(run.namespace, "episode", live)
     run.stages["consolidate"] = {
         **cons.resolve_conflicts(run.ws, run.conflicts, judge),
         "duplicate_facts_merged": cons.merge_duplicate_facts(run.ws, run.duplicates),
@@ -162,6 +164,11 @@ def consolidate_stage(run: Run, p: Parts) -> None:
         ),
         "normalised": cons.normalise_contents(run.ws, p.settings.max_content_chars),
     }
+
+
+def updates_stage(run: Run, p: Parts) -> None:
+    s = p.settings.dream.updates
+    run.stages["updates"] = propose_updates(run.ws, run.new_ids, p.llm, run.vectors, s)
 
 
 def persona_stage(run: Run, p: Parts) -> None:
@@ -220,6 +227,7 @@ STAGES: tuple[Stage, ...] = (
     ("communities", communities_stage),
     ("reflect", reflect_stage),
     ("consolidate", consolidate_stage),
+    ("updates", updates_stage),
     ("persona", persona_stage),
     ("maintenance", maintenance_stage),
     ("janitor", janitor_stage),

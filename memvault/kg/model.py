@@ -57,6 +57,20 @@ class Session(Record):
     metadata: dict[str, Any] = Field(default_factory=dict)
 
 
+class Replacement(BaseModel):
+    """A newer episode that replaced what this one says about one attribute (the dream's
+    ``updates`` stage): "I live in Berlin" → "we finally moved to Lisbon"."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    episode_id: str = Field(min_length=1)
+    at: datetime = Field(description="When the newer statement was made.")
+    attribute: str = Field(min_length=1, description="What changed: residence, employer, ...")
+    before: str = ""
+    after: str = ""
+    by: Literal["rules", "model"] = "rules"
+
+
 class Episode(Record):
     """A raw memory as it was written: a conversation turn, an observation, a note."""
 
@@ -84,6 +98,9 @@ class Episode(Record):
     )
     tier: Tier = Tier.HOT
     permanent: bool = Field(default=False, description="Never deleted by hygiene.")
+    replaced_by: list[Replacement] = Field(
+        default_factory=list, description="Newer statements that replaced this one, per attribute."
+    )
     metadata: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("importance")

@@ -318,3 +318,41 @@ def persona_v1(
         response_model=PersonaFindings,
         inputs={"episodes": list(episodes)},
     )
+
+
+class UpdateVerdict(BaseModel):
+    pair_id: str
+    verdict: str = Field(description="update | coexist | unrelated")
+    attribute: str = ""
+    before: str = ""
+    after: str = ""
+
+
+class UpdateVerdicts(BaseModel):
+    verdicts: list[UpdateVerdict] = Field(default_factory=list)
+
+
+_UPDATES_SYSTEM = (
+    "Each pair holds an older and a newer statement by the same speaker. Say whether the "
+    "newer one replaces what the older says about one attribute of the speaker's own life "
+    "(where they live, their employer, team, manager, school, diet, partner, or similar: "
+    "one value at a time): 'update'; whether both stay true ('coexist': a second pet, a "
+    "second language); or whether they are about different things ('unrelated'). For an "
+    "update give the attribute (one or two words) and the value before and after. Only what "
+    "the text says. JSON: {'verdicts': [{'pair_id', 'verdict', 'attribute', 'before', "
+    "'after'}]}."
+)
+
+
+def updates_v1(pairs: Sequence[Mapping[str, Any]]) -> Prompt[UpdateVerdicts]:
+    """``pairs``: [{pair_id, old: {speaker, at, text}, new: {speaker, at, text}}]."""
+    return Prompt(
+        name="updates",
+        version=1,
+        messages=[
+            {"role": "system", "content": _UPDATES_SYSTEM},
+            {"role": "user", "content": json.dumps({"pairs": list(pairs)})},
+        ],
+        response_model=UpdateVerdicts,
+        inputs={"pairs": list(pairs)},
+    )

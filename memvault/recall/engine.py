@@ -29,8 +29,9 @@ from memvault.config import RecallSettings
 from memvault.embed import Embedder
 from memvault.kg.model import Episode, Fact, normalize_name
 from memvault.kg.store import FactQuery, Store
+from memvault.recall import episode_updates
 from memvault.recall.candidates import Candidates, Key
-from memvault.recall.currency import Assessment, assess
+from memvault.recall.currency import Assessment, Verdict, assess
 from memvault.recall.query import keyword_terms, name_candidates
 from memvault.recall.results import Hit
 from memvault.recall.scoring import Factors, score_episode, score_fact
@@ -44,9 +45,11 @@ class Recaller:
         embedder: Embedder,
         settings: RecallSettings,
         single_valued: Callable[[str], bool] = lambda predicate: False,
+        last_dream: Callable[[str], datetime | None] = lambda namespace: None,
     ):
         self.store, self.embedder, self.s = store, embedder, settings
         self.single_valued = single_valued
+        self.last_dream = last_dream  # episodes written later are judged provisionally
         # agents ask the same things again: a query's vector is kept (bounded, oldest out)
         self._query_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._sizes: dict[str, tuple[int, int]] = {}  # namespace → (watermark, episodes)
@@ -312,7 +315,63 @@ class Recaller:
             c.keys.setdefault(("fact", f.id), None)
             c.facts[f.id] = f
         self._cosines(c, "fact", [f.id for f in fresh], vector)
+        self._episode_updates(c, query, vector, at, score, episodes, found)
         return found
+
+    def _episode_updates(
+        self,
+        c: Candidates,
+        query: str,
+        vector: np.ndarray,
+        at: datetime,
+        score: dict[Key, float],
+        leading: list[Episode],
+        found: Assessment,
+    ) -> None:
+        """Episode-level updates (memvault.recall.episode_updates) join the facts' verdicts:
+        a demotion wins over a lift; the current end of a chain joins the candidates with the
+        relevance of the best statement it replaced; a fact whose every source episode was
+        replaced is outdated too (and answers nothing), though no newer fact was extracted."""
+        s = self.s
+        facts = sorted(
+            (f for f in c.facts.values() if ("fact", f.id) in score),
+            key=lambda f: -score[("fact", f.id)],
+        )[: self.s.currency_facts_checked]
+        facts += [f for f in found.answers if f not in facts]
+        sources = {i for f in facts for i in f.source_episode_ids}
+        wanted = sources - set(c.episodes)
+        c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, sorted(wanted))})
+        ids = {e.id for e in leading}
+        judged_set = leading + [c.episodes[i] for i in sorted(sources - ids) if i in c.episodes]
+        wanted = episode_updates.replacer_ids(judged_set, at, query) - set(c.episodes)
+        c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, sorted(wanted))})
+        judged = episode_updates.assess(
+            judged_set,
+            c.episodes,
+            at,
+            query=query,
+            judged_until=self.last_dream(c.ns),
+            factors=episode_updates.Factors(
+                s.outdated_factor, s.current_factor, s.contested_factor
+            ),
+        )
+        for rid, v in judged.verdicts.items():
+            had = found.episodes.get(rid)
+            if had is None or (v.factor < 1.0 and v.factor < had.factor):
+                found.episodes[rid] = v
+        for f in facts:
+            said = [judged.verdicts.get(i) for i in f.source_episode_ids]
+            demotions = [v for v in said if v is not None and v.factor < 1.0]
+            if said and len(demotions) == len(said):
+                worst = min(demotions, key=lambda v: v.factor)
+                found.facts[f.id] = Verdict(worst.factor, f"its evidence: {worst.why}")
+                found.answers = [a for a in found.answers if a.id != f.id]
+        joined = [i for i in judged.current if ("episode", i) not in c.keys]
+        for rid in joined:
+            c.keys.setdefault(("episode", rid), None)
+            replaced = judged.current[rid]
+            score[("episode", rid)] = max(score.get(("episode", i), 0.0) for i in replaced)
+        self._cosines(c, "episode", joined, vector)
 
     # -- filter and score -----------------------------------------------------------------
     def _score(

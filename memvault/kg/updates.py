@@ -1,0 +1,302 @@
+"""Episode-level updates: a newer statement by the same speaker about the same attribute of
+their own life ("we finally moved to Porto") replaces an older one ("I live in Berlin"), even
+when no single-valued fact was extracted from either.
+
+The offline rules read a small set of attributes a person has one value of at a time —
+where they live, who employs them, their team, manager, school, diet and partner — each
+from cue phrasings and a value pattern (a capitalised name after "in / to / from" for a
+city; a diet word after "I'm / go / became"). A statement is about the speaker only when no
+third person ("my sister", "she") is its subject. Two statements of one attribute with
+different values are an update, older → newer, unless the newer says it adds rather than
+replaces ("also", "too", "as well", "another"). Restating the same value corroborates and
+links nothing. What the rules cannot read is left to a configured model (the dream's
+``updates`` stage sends it the pairs the embedder finds close); nothing here knows any
+dataset.
+
+:func:`chains` turns a speaker's statements into links (each statement → the first later
+statement of the attribute with another value); :func:`asked_attributes` says which
+attributes a question is about, so an update only reorders memories about what was asked.
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+_NAME = r"((?:[A-Z][\w'&.-]*)(?:\s+(?:[A-Z][\w'&.-]*|of|de|du|la|le|van|von|del))*)"
+_PERSON = r"([A-Z][a-z][\w'-]*)"
+_DIETS = (
+    r"(vegetarian|vegan|pescatarian|flexitarian|gluten-free|dairy-free|lactose-free|keto|"
+    r"paleo|halal|kosher|raw vegan|plant-based)"
+)
+_SELF = (
+    r"(?:I'm|I am|we're|we are|I've been|we've been|go|going|gone|went|became|become|"
+    r"turned|stay|staying|eat|eating|now)"
+)
+
+# attribute → (cue that must occur, value patterns: the first group is the value)
+_RULES: dict[str, tuple[re.Pattern[str], tuple[re.Pattern[str], ...]]] = {
+    "residence": (
+        re.compile(
+            r"\b(live|living|lived|moved|moving|relocat\w*|based|settled|flat|apartment|"
+            r"house|home|resid\w*)\b",
+            re.IGNORECASE,
+        ),
+        (re.compile(r"\b(?:in|to|from|into)\s+" + _NAME),),
+    ),
+    "employer": (
+        re.compile(
+            r"\b(work|working|job|jobs|started|joined|hired|contract|first day|employer|"
+            r"company|offer|position|role)\b",
+            re.IGNORECASE,
+        ),
+        (
+            re.compile(r"\b(?:at|for|joined|joining)\s+(?:the\s+)?" + _NAME),
+            re.compile(r"\b(?:contract|signed|offer|job|position|role) with\s+" + _NAME),
+        ),
+    ),
+    "team": (
+        re.compile(r"\b(team|squad)\b", re.IGNORECASE),
+        (
+            re.compile(r"\bthe ([a-z][a-z-]*(?: [a-z][a-z-]*)?) (?:team|squad)\b"),
+            re.compile(r"\b(?:team|squad) is (?:now )?(?:the )?([a-z][a-z-]*(?: [a-z][a-z-]*)?)"),
+        ),
+    ),
+    "manager": (
+        re.compile(r"\b(manager|boss|report to|reporting to)\b", re.IGNORECASE),
+        (
+            re.compile(r"\b(?i:my) (?:new )?(?:manager|boss|lead) is (?:now )?" + _PERSON),
+            re.compile(r"\b(?:report|reporting) to " + _PERSON),
+        ),
+    ),
+    "school": (
+        re.compile(r"\b(study|studying|enrolled|student|degree|university|college)\b", re.I),
+        (re.compile(r"\b(?:at|enrolled in|admitted to|accepted (?:at|to|into))\s+" + _NAME),),
+    ),
+    "diet": (
+        re.compile(_DIETS + r"|\beat(?:ing)? (?:meat|everything|anything)\b", re.IGNORECASE),
+        (
+            re.compile(
+                r"\b"
+                + _SELF
+                + r"\s+(?:fully |now |strictly |mostly |a |an |going |to go )?"
+                + _DIETS,
+                re.IGNORECASE,
+            ),
+            re.compile(r"\beat(?:ing)? ((?:meat|everything|anything)) again\b", re.IGNORECASE),
+        ),
+    ),
+    "partner": (
+        re.compile(
+            r"\b(partner|girlfriend|boyfriend|wife|husband|fianc\w*|spouse|seeing|dating|"
+            r"married|engaged|together|we met|met at|met on)\b",
+            re.IGNORECASE,
+        ),
+        (
+            re.compile(
+                r"\b(?i:my) (?:new )?(?:partner|girlfriend|boyfriend|wife|husband|fianc\w*|"
+                r"spouse),? " + _PERSON
+            ),
+            re.compile(r"\b(?:seeing|dating|married to|engaged to|marrying)\s+" + _PERSON),
+            re.compile(r"\bI'm (?:with|together with) " + _PERSON + r"\b(?! (?:at|in|on)\b)"),
+            re.compile(
+                _PERSON + r" and I (?:moved in together|got (?:married|engaged)|are "
+                r"(?:dating|together|engaged))"
+            ),
+        ),
+    ),
+}
+
+# the words a question about each attribute uses (stems are compared, see ``_stem``)
+QUESTION_WORDS: dict[str, tuple[str, ...]] = {
+    "residence": ("live", "living", "home", "city", "based", "reside", "address", "move", "town"),
+    "employer": ("work", "job", "employer", "company", "employed", "workplace"),
+    "team": ("team", "squad"),
+    "manager": ("manager", "boss", "report"),
+    "school": ("school", "study", "university", "college", "student"),
+    "diet": ("diet", "eat", "vegetarian", "vegan", "food", "meat"),
+    "partner": (
+        "partner",
+        "girlfriend",
+        "boyfriend",
+        "wife",
+        "husband",
+        "spouse",
+        "dating",
+        "seeing",
+        "relationship",
+        "married",
+    ),
+}
+
+# the newer statement adds a value rather than replacing one
+_ADDS = re.compile(r"\b(also|too|as well|another|second|in addition)\b", re.IGNORECASE)
+# someone else is the subject: "my sister moved to Rome"; "she lives in Oslo" (but "they
+# moved me to the search team" is about the speaker)
+_OTHER = re.compile(
+    r"\b(?:my|our|his|her|their|your) (?:sister|brother|mother|mom|mum|father|dad|parents|"
+    r"friend|son|daughter|kids?|colleague|coworker|neighbou?r|cousin|aunt|uncle|grand\w+|"
+    r"boss|manager|roommate|flatmate)\b",
+    re.IGNORECASE,
+)
+_THIRD = re.compile(r"\b(he|she|they|he's|she's|they're)\b", re.IGNORECASE)
+_FIRST = re.compile(r"\b(I|I'm|I've|me|my|we|we're|us|our)\b", re.IGNORECASE)
+_NOT_VALUES = {
+    "I",
+    "I'm",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+    "The",
+    "A",
+    "My",
+    "Our",
+    "We",
+    "It",
+    "This",
+    "That",
+    "Today",
+}
+_WORD = re.compile(r"[a-z]+")
+
+
+@dataclass(frozen=True)
+class Statement:
+    attribute: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Said:
+    """One episode, as the rules see it."""
+
+    id: str
+    speaker: str
+    at: datetime
+    text: str
+
+
+@dataclass(frozen=True)
+class Link:
+    old: Said
+    new: Said
+    attribute: str
+    before: str
+    after: str
+
+    def why(self) -> str:
+        return (
+            f"{self.new.speaker}'s {self.attribute} changed from '{self.before}' to "
+            f"'{self.after}' on {self.new.at.date().isoformat()}"
+        )
+
+
+def _value(raw: str) -> str | None:
+    words = raw.strip(" .,!?;:'\"").split()
+    while words and words[-1] in {"of", "de", "du", "la", "le", "van", "von", "del"}:
+        words.pop()
+    value = " ".join(words)
+    return value if value and value not in _NOT_VALUES else None
+
+
+def _about_speaker(sentence: str, cue_at: int, attribute: str) -> bool:
+    other = _OTHER.search(sentence)
+    if other is not None and other.start() < cue_at and attribute not in {"partner", "manager"}:
+        return False
+    third = _THIRD.search(sentence)
+    return third is None or third.start() > cue_at or bool(_FIRST.search(sentence))
+
+
+def statements(text: str) -> list[Statement]:
+    """The attributes of the speaker's own life ``text`` states a value of."""
+    out: list[Statement] = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        for attribute, (cue, patterns) in _RULES.items():
+            found = cue.search(sentence)
+            if found is None:
+                continue
+            if not _about_speaker(sentence, found.start(), attribute):
+                continue
+            for pattern in patterns:
+                m = pattern.search(sentence)
+                value = _value(m.group(m.lastindex or 1)) if m else None
+                if value:
+                    out.append(
+                        Statement(
+                            attribute, value.lower() if attribute in {"team", "diet"} else value
+                        )
+                    )
+                    break
+    return out
+
+
+def adds(text: str) -> bool:
+    return bool(_ADDS.search(text))
+
+
+def _normal(value: str) -> str:
+    return " ".join(value.lower().split())
+
+
+def judge(old: Said, new: Said) -> Link | None:
+    """Does ``new`` replace ``old``? Same speaker, later, one attribute, another value, and
+    not said as an addition."""
+    if old.speaker.lower() != new.speaker.lower() or new.at <= old.at or adds(new.text):
+        return None
+    before = {s.attribute: s.value for s in statements(old.text)}
+    for s in statements(new.text):
+        was = before.get(s.attribute)
+        if was is not None and _normal(was) != _normal(s.value):
+            return Link(old, new, s.attribute, was, s.value)
+    return None
+
+
+def chains(said: Iterable[Said]) -> list[Link]:
+    """Per speaker and attribute, in time order: each statement → the first later statement
+    with another value (restatements of a value are all replaced by the next value; an
+    addition replaces nothing)."""
+    by: dict[tuple[str, str], list[tuple[Said, str]]] = defaultdict(list)
+    for s in said:
+        for st in statements(s.text):
+            by[(s.speaker.lower(), st.attribute)].append((s, st.value))
+    links: list[Link] = []
+    for (_, attribute), items in by.items():
+        items.sort(key=lambda sv: (sv[0].at, sv[0].id))
+        for i, (old, value) in enumerate(items):
+            for new, other in items[i + 1 :]:
+                if new.at <= old.at or adds(new.text):
+                    continue
+                if _normal(other) != _normal(value):  # a restatement only corroborates
+                    links.append(Link(old, new, attribute, value, other))
+                    break
+    return links
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+_ASKED = {a: {_stem(w) for w in words} for a, words in QUESTION_WORDS.items()}
+
+
+def asked_attributes(query: str, extra: Sequence[str] = ()) -> set[str]:
+    """The attributes a question is about, by its words (``extra``: attribute names a model
+    gave, matched by their own words)."""
+    stems = {_stem(w) for w in _WORD.findall(query.lower())}
+    found = {a for a, words in _ASKED.items() if stems & words}
+    for name in extra:
+        if {_stem(w) for w in _WORD.findall(name.lower())} & stems:
+            found.add(name)
+    return found

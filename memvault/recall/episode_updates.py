@@ -1,0 +1,127 @@
+"""Currency from episode-level updates: statements a newer statement of the same speaker
+replaced (the dream's links, memvault.dream.updates) rank below what replaced them, for
+questions about the attribute that changed.
+
+- **Linked** (the dream judged it): an episode whose ``replaced_by`` holds a link dated at or
+  before the time recall looks from, for an attribute the query asks about, is demoted
+  (``outdated_factor``); the end of its chain (the statement still current then) is lifted
+  (``current_factor``) and joins the candidates when the search did not find it.
+- **Provisional** (no dream has judged it yet): among the leading candidates, the rules'
+  chains over statements written since the last dream; an older statement of the asked
+  attribute with another value is demoted (``contested_factor``), labelled provisional.
+
+History questions get nothing, and nothing is hidden. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from memvault.kg.model import Episode, Replacement
+from memvault.kg.updates import Said, asked_attributes, chains
+from memvault.persona.service import ASSISTANTS
+from memvault.recall.currency import Verdict, is_history_question
+
+_CHAIN_LIMIT = 20
+
+
+@dataclass
+class Factors:
+    outdated: float
+    current: float
+    contested: float
+
+
+@dataclass
+class EpisodeCurrency:
+    verdicts: dict[str, Verdict] = field(default_factory=dict)
+    # the end of each chain (current at the time) → the statements it replaced
+    current: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _short(text: str, n: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def links_at(e: Episode, at: datetime, asked: set[str]) -> list[Replacement]:
+    return [r for r in e.replaced_by if r.at <= at and r.attribute in asked]
+
+
+def replacer_ids(episodes: Sequence[Episode], at: datetime, query: str) -> set[str]:
+    """The episodes the links of ``episodes`` point at (to load before :func:`assess`)."""
+    if is_history_question(query):
+        return set()
+    attrs = [r.attribute for e in episodes for r in e.replaced_by]
+    asked = asked_attributes(query, attrs)
+    return {r.episode_id for e in episodes for r in links_at(e, at, asked)}
+
+
+def _end(first: Replacement, lookup: Mapping[str, Episode], at: datetime) -> Episode | None:
+    """Follow the chain of one attribute to the statement current at ``at``."""
+    current = lookup.get(first.episode_id)
+    for _ in range(_CHAIN_LIMIT):
+        if current is None or current.expired_at is not None:
+            return None
+        nxt = [r for r in current.replaced_by if r.attribute == first.attribute and r.at <= at]
+        if not nxt:
+            return current
+        current = lookup.get(nxt[0].episode_id)
+    return current
+
+
+def assess(
+    episodes: Sequence[Episode],
+    lookup: Mapping[str, Episode],
+    at: datetime,
+    *,
+    query: str,
+    judged_until: datetime | None,
+    factors: Factors,
+) -> EpisodeCurrency:
+    """``episodes``: the leading candidates; ``lookup``: every episode loaded (with the
+    replacers); ``judged_until``: when the last dream ran (episodes written later are judged
+    provisionally by the rules)."""
+    out = EpisodeCurrency()
+    if is_history_question(query):
+        return out
+    asked = asked_attributes(query, [r.attribute for e in episodes for r in e.replaced_by])
+    if not asked:
+        return out
+    for e in episodes:
+        for r in links_at(e, at, asked):
+            end = _end(r, lookup, at)
+            what = f"'{_short(end.content)}'" if end is not None else r.episode_id
+            out.verdicts[e.id] = Verdict(
+                factors.outdated,
+                f"replaced on {r.at.date().isoformat()}: {e.speaker}'s {r.attribute} is now "
+                f"{what} (episode-level update, the dream's link)",
+            )
+            if end is not None and end.id != e.id:
+                out.current.setdefault(end.id, []).append(e.id)
+                out.verdicts.setdefault(
+                    end.id,
+                    Verdict(
+                        factors.current, f"states what is current: replaced '{_short(e.content)}'"
+                    ),
+                )
+    unjudged = [
+        Said(id=e.id, speaker=e.speaker or "", at=e.occurred_at, text=e.content)
+        for e in episodes
+        if e.speaker and e.speaker.lower() not in ASSISTANTS and e.occurred_at <= at
+    ]
+    created = {e.id: e.created_at for e in episodes}
+    for link in chains(unjudged):
+        if link.attribute not in asked or link.old.id in out.verdicts:
+            continue
+        if judged_until is not None and created[link.new.id] <= judged_until:
+            continue  # a dream has seen both: its verdict (a link or none) stands
+        out.verdicts[link.old.id] = Verdict(
+            factors.contested,
+            f"provisional: {link.new.speaker}'s newer statement on {link.attribute} "
+            f"('{_short(link.new.text)}', {link.new.at.date().isoformat()}), pending the "
+            "dream's verdict",
+        )
+    return out

@@ -1,0 +1,167 @@
+"""Episode-level updates (issue 10, item 2): a newer statement of the same speaker that no
+fact rule reads ("Writing from Bergen, which is home now") replaces an older one ("Just
+settled into our new flat in Graz") — provisionally in recall before any dream, as a
+reviewed, journaled link after one — and undo gives the old ranking back."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+from memvault import MemVault
+from memvault.changes.workspace import Workspace
+from memvault.config import UpdateSettings
+from memvault.dream.updates import propose_updates
+from memvault.kg.model import Episode
+from memvault.llm import LiteLLMProvider
+
+START = datetime(2025, 1, 6, 18, tzinfo=UTC)
+NOW = START + timedelta(days=300)
+Q = "Where does Ines live now?"
+GRAZ = "new flat in Graz"
+BERGEN = "Bergen, which is home"
+
+TURNS = [
+    (0, "a", "Just settled into our new flat in Graz."),
+    (0, "a", "Any tips for keeping basil alive on a windowsill?"),
+    (40, "b", "I'm on the payments team."),
+    (90, "c", "The weather here has been grey all week."),
+    (160, "d", "Writing from Bergen, which is home now."),
+    (160, "d", "I want to learn some basic Italian phrases."),
+    (220, "e", "My sister moved to Rome last spring."),  # someone else's move
+]
+
+
+def _write(vault: MemVault) -> None:
+    for offset, session, text in TURNS:
+        vault.write(text, speaker="Ines", session_id=session, namespace="ines",
+                    now=START + timedelta(days=offset))  # fmt: skip
+    for offset, session, _ in TURNS:
+        vault.write("Got it, I'll keep that in mind.", speaker="Assistant",
+                    session_id=session, namespace="ines",
+                    now=START + timedelta(days=offset, minutes=1))  # fmt: skip
+
+
+def _texts(vault: MemVault, query: str = Q, **kw: object) -> list[str]:
+    return [h.text for h in vault.recall(query, namespace="ines", k=20, now=NOW, **kw)]
+
+
+def _pos(texts: list[str], needle: str) -> int:
+    return next(i for i, t in enumerate(texts) if needle in t)
+
+
+def test_no_fact_is_extracted_from_these_phrasings(vault: MemVault) -> None:
+    """The premise: the update is visible only at the episode level."""
+    _write(vault)
+    assert vault.facts(namespace="ines", predicate="lives_in") == []
+
+
+def test_before_any_dream_the_newer_statement_wins_provisionally(vault: MemVault) -> None:
+    _write(vault)
+    hits = vault.recall(Q, namespace="ines", k=20, now=NOW)
+    texts = [h.text for h in hits]
+    assert _pos(texts, BERGEN) < _pos(texts, GRAZ)
+    graz = next(h for h in hits if GRAZ in h.text)
+    assert graz.explanation.factors.currency < 1.0
+    assert "provisional" in graz.explanation.text() and "Bergen" in graz.explanation.text()
+    # the sister's move is not Ines's: it replaces nothing
+    rome = [h for h in hits if "Rome" in h.text]
+    assert all(h.explanation.factors.currency == 1.0 for h in rome)
+
+
+def test_the_dream_links_the_update_and_recall_explains_it(vault: MemVault) -> None:
+    _write(vault)
+    result = vault.dream(namespace="ines", apply=True, force=True, now=NOW)
+    found = result.report["stages"]["updates"]
+    assert found["links_proposed"] == 1 and found["model_calls"] == 1
+    graz_id = next(h.id for h in vault.recall(Q, namespace="ines", k=20, now=NOW)
+                   if GRAZ in h.text)  # fmt: skip
+    (stored,) = vault.store.get_episodes("ines", [graz_id])
+    (link,) = stored.replaced_by
+    assert (link.attribute, link.before, link.after, link.by) == (
+        "residence",
+        "Graz",
+        "Bergen",
+        "rules",
+    )
+    hits = vault.recall(Q, namespace="ines", k=20, now=NOW)
+    texts = [h.text for h in hits]
+    assert _pos(texts, BERGEN) < _pos(texts, GRAZ)
+    graz = hits[_pos(texts, GRAZ)]
+    assert "episode-level update" in graz.explanation.text()
+    assert "Bergen" in graz.explanation.text()
+    bergen = hits[_pos(texts, BERGEN)]
+    assert bergen.explanation.factors.currency > 1.0  # states what is current
+
+    # what was true then wins at an as_of inside the old statement's time
+    then = _texts(vault, as_of=START + timedelta(days=100))
+    assert GRAZ in then[0] or all(BERGEN not in t for t in then)
+    # a history question keeps the old statement undemoted
+    past = vault.recall("Where did Ines live before Bergen?", namespace="ines", k=20, now=NOW)
+    assert next(h for h in past if GRAZ in h.text).explanation.factors.currency == 1.0
+    # a question about something else is not reordered by the link
+    team = vault.recall("Which team is Ines on?", namespace="ines", k=20, now=NOW)
+    assert all(h.explanation.factors.currency == 1.0 for h in team if h.kind == "episode")
+
+    again = vault.dream(namespace="ines", apply=True, force=True, now=NOW + timedelta(days=1))
+    assert again.report["stages"]["updates"].get("links_proposed", 0) == 0  # nothing new
+
+
+def test_undo_gives_back_the_ranking_before_the_dream_exactly(vault: MemVault) -> None:
+    _write(vault)
+    before = vault.recall(Q, namespace="ines", k=20, now=NOW)
+    result = vault.dream(namespace="ines", apply=True, force=True, now=NOW)
+    assert result.run_id is not None
+    mid = vault.recall(Q, namespace="ines", k=20, now=NOW)
+    graz = next(h for h in mid if GRAZ in h.text)
+    assert "episode-level update" in graz.explanation.text()  # the dream changed something
+    vault.undo_dream(result.run_id, namespace="ines")
+    after = vault.recall(Q, namespace="ines", k=20, now=NOW)
+    assert [(h.id, round(h.score, 9)) for h in after] == [(h.id, round(h.score, 9)) for h in before]
+    episodes = [r for r in vault.store.iter_records("ines") if isinstance(r, Episode)]
+    assert episodes and all(not e.replaced_by for e in episodes)
+
+
+def test_a_model_judges_pairs_the_rules_cannot_read(vault: MemVault) -> None:
+    """With a model configured, older statements close to a new one are judged too (the
+    embedder's pairs); its verdict becomes a link with ``by='model'``, and recall reads the
+    attribute by its own words."""
+    texts = ["Chess club every Sunday, it's my thing.", "These days it's all bouldering."]
+    for i, text in enumerate(texts):
+        vault.write(text, speaker="Ines", session_id=f"h{i}", namespace="ines",
+                    now=START + timedelta(days=90 * i))  # fmt: skip
+    answer = {
+        "verdicts": [
+            {
+                "pair_id": "p0",
+                "verdict": "update",
+                "attribute": "Hobby",
+                "before": "chess",
+                "after": "bouldering",
+            },
+            {"pair_id": "p9", "verdict": "update", "attribute": "x"},  # no such pair
+        ]
+    }
+    llm = LiteLLMProvider("gpt-4o-mini", mock_response=json.dumps(answer))
+    ws = Workspace.load(vault.store, "ines", NOW)
+    new_ids = [e.id for e in ws.episodes.values() if "bouldering" in e.content]
+    vectors = vault.store.get_vectors("ines", "episode", list(ws.episodes))
+    found = propose_updates(ws, new_ids, llm, vectors, UpdateSettings(candidate_cosine=-1.0))
+    assert found["pairs_judged"] == 1 and found["links_proposed"] == 1
+    assert found["invalid"] == 1
+    (change,) = ws.changes()
+    assert change.op == "episode.replaced"
+    link = change.after["replaced_by"][0] if change.after else {}
+    assert (link["attribute"], link["by"]) == ("hobby", "model")
+
+
+def test_an_unusable_model_answer_falls_back_to_the_rules_for_that_batch(
+    vault: MemVault,
+) -> None:
+    _write(vault)
+    llm = LiteLLMProvider("gpt-4o-mini", mock_response=json.dumps({"verdicts": [{"x": 1}]}))
+    ws = Workspace.load(vault.store, "ines", NOW)
+    found = propose_updates(ws, list(ws.episodes), llm, {}, UpdateSettings())
+    assert found["model_failures"] == 1 and found["links_proposed"] == 1
+    (change,) = ws.changes()
+    assert change.after is not None and change.after["replaced_by"][0]["by"] == "rules"

@@ -1,0 +1,85 @@
+"""The offline rules for episode-level updates (memvault.kg.updates): what they read as a
+statement of the speaker's own life, and which pairs they link."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memvault.kg.updates import Said, Statement, asked_attributes, chains, judge, statements
+
+T0 = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def _said(i: int, text: str, speaker: str = "Ines") -> Said:
+    return Said(id=f"e{i}", speaker=speaker, at=T0 + timedelta(days=30 * i), text=text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We finally moved to Porto! The boxes are everywhere.", ("residence", "Porto")),
+        ("Writing from Bergen, which is home now.", ("residence", "Bergen")),
+        ("Signed the contract with Quarry Systems, on Monday.", ("employer", "Quarry Systems")),
+        ("Today was my first day at Northwind.", ("employer", "Northwind")),
+        ("They moved me to the search team.", ("team", "search")),
+        ("These days I'm pescatarian, so plan meals for that.", ("diet", "pescatarian")),
+        ("I'm eating meat again.", ("diet", "meat")),
+        ("My partner Robin says hi.", ("partner", "Robin")),
+        ("My new manager is Dana.", ("manager", "Dana")),
+    ],
+)
+def test_statements_of_the_speakers_own_life(text: str, expected: tuple[str, str]) -> None:
+    assert Statement(*expected) in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I still have moving boxes from years ago in the basement.",  # no value
+        "My old team lunch was fun.",
+        "My sister moved to Rome last spring.",  # someone else's life
+        "She lives in Oslo now.",
+        "I work with Python every day.",  # a tool, not an employer
+        "What's a good vegan lasagna recipe?",  # a diet word, not the speaker's diet
+        "",
+    ],
+)
+def test_what_is_not_a_statement_of_the_speakers_life(text: str) -> None:
+    assert statements(text) == []
+
+
+def test_a_newer_value_replaces_an_older_one_and_an_addition_does_not() -> None:
+    old = _said(0, "Just settled into our new flat in Graz.")
+    link = judge(old, _said(3, "Since last month I'm based in Bilbao."))
+    assert link is not None and (link.attribute, link.before, link.after) == (
+        "residence",
+        "Graz",
+        "Bilbao",
+    )
+    assert judge(old, _said(3, "We also have a place in Bilbao now.")) is None  # adds
+    assert judge(old, _said(3, "I live in Graz, still.")) is None  # same value
+    assert judge(old, _said(3, "I live in Bilbao.", speaker="Tom")) is None  # someone else
+    assert judge(_said(3, "I live in Bilbao."), old) is None  # older cannot replace newer
+
+
+def test_chains_link_every_restatement_to_the_next_value_and_keep_speakers_apart() -> None:
+    said = [
+        _said(0, "I live in Berlin."),
+        _said(1, "Berlin is where I live, love it."),  # restates: no value found → skipped
+        _said(2, "I live in Berlin still."),
+        _said(3, "We relocated to Lisbon for good."),
+        _said(4, "I live in Madrid.", speaker="Tom"),
+        _said(5, "Writing from Rome, which is home now."),
+    ]
+    pairs = {(link.old.id, link.new.id, link.after) for link in chains(said)}
+    assert pairs == {("e0", "e3", "Lisbon"), ("e2", "e3", "Lisbon"), ("e3", "e5", "Rome")}
+
+
+def test_which_attributes_a_question_asks_about() -> None:
+    assert asked_attributes("Where does Ana live now?") == {"residence"}
+    assert asked_attributes("Which team is Ana on?") == {"team"}
+    assert asked_attributes("What is Ana's diet these days?") == {"diet"}
+    assert asked_attributes("What pets does Ana have?") == set()
+    assert asked_attributes("What is Ana's hobby now?", ["hobby"]) == {"hobby"}
