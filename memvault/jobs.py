@@ -54,6 +54,19 @@ def namespaces_due(c: Container) -> list[str]:
     return [ns for ns in c.store.namespaces() if dreamer.gate(ns, now).open]
 
 
+def diary_check(c: Container, skip: list[str]) -> list[str]:
+    """The nightly diary: today's and yesterday's snapshots for every namespace not in
+    ``skip`` (those dreaming now write theirs when the dream applies)."""
+    from memvault.profile.diary import write_snapshots
+
+    done = []
+    for ns in c.store.namespaces():
+        if ns not in skip:
+            write_snapshots(c.store, ns, c.clock.now(), c.settings.profile)
+            done.append(ns)
+    return done
+
+
 class JobQueue(ABC):
     """Where the API sends jobs. ``status`` is ``queued | running | done | failed`` with
     the result or the error."""
@@ -115,6 +128,7 @@ class InProcessJobs(JobQueue):
         due = namespaces_due(self.c)
         for ns in due:
             self.submit_dream(ns, apply=True, force=False)
+        diary_check(self.c, skip=due)
         return due
 
     def _schedule(self, interval_s: float) -> None:

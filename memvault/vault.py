@@ -18,7 +18,6 @@ from typing import IO, TYPE_CHECKING, Any, Literal
 from memvault.background import Background
 from memvault.bootstrap import Container, bootstrap, load_settings
 from memvault.clock import ensure_utc
-from memvault.dream.gate import last_dream_at
 from memvault.errors import InvalidInputError, NotFoundError
 from memvault.feedback import Feedback as FeedbackService
 from memvault.ingest.inputs import EpisodeIn, FactIn
@@ -60,8 +59,9 @@ class MemVault(Background, PersonaMethods, InteropMethods):
             embedder=container.embedder,
             settings=self.settings.recall,
             single_valued=lambda p: p in configured or container.ontology.is_(p, "single_valued"),
-            last_dream=lambda ns: last_dream_at(container.coord, ns),
+            last_dream=self._last_judged,
         )
+        self._judged: dict[str, tuple[int, datetime | None]] = {}
 
     @classmethod
     def open(cls, path: str | Path | None = None, **overrides: Any) -> MemVault:
@@ -236,6 +236,43 @@ class MemVault(Background, PersonaMethods, InteropMethods):
         from memvault.profile.interests import profile
 
         return profile(self.store, self.ns(namespace), self.now(now), self.settings.profile)
+
+    def diary(
+        self,
+        *,
+        date: str | None = None,
+        namespace: str | None = None,
+        now: datetime | None = None,
+    ) -> dict[str, Any]:
+        """The diary page of ``date`` (YYYY-MM-DD; default today): what was written and
+        asked that day, the entities on your mind, the delta against the day before. The
+        stored snapshot when there is one (``snapshot``: complete / partial), else computed
+        now from that day's records."""
+        from memvault.profile import diary
+
+        at = self.now(now)
+        day = diary.parse_day(date) if date is not None else at.date()
+        return diary.diary(self.store, self.ns(namespace), day, at, self.settings.profile)
+
+    def write_diary(
+        self, *, namespace: str | None = None, now: datetime | None = None
+    ) -> list[str]:
+        """Write today's (partial) and yesterday's (complete) snapshots and apply the diary's
+        and the recall log's retention (the dream and the nightly check do this)."""
+        from memvault.profile.diary import write_snapshots
+
+        return write_snapshots(self.store, self.ns(namespace), self.now(now), self.settings.profile)
+
+    def _last_judged(self, ns: str) -> datetime | None:
+        """When the last applied dream judged episode-level updates (cached per watermark:
+        applying or undoing a run moves it)."""
+        mark = self.store.watermark(ns)
+        cached = self._judged.get(ns)
+        if cached is None or cached[0] != mark:
+            from memvault.dream.updates import last_judged
+
+            cached = self._judged[ns] = (mark, last_judged(self.store, ns))
+        return cached[1]
 
     def _memory_ids(self, ns: str, ids: list[str]) -> set[str]:
         found = {e.id for e in self.store.get_episodes(ns, ids)}

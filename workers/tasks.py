@@ -41,9 +41,12 @@ def dream_namespace(
 
 @app.task(name="memvault.dream_check", acks_late=True)
 def dream_check() -> dict[str, Any]:
-    """The nightly fan-out: one dream task per namespace whose gate is open."""
-    due = jobs.namespaces_due(container())
+    """The nightly fan-out: one dream task per namespace whose gate is open; the diary's
+    snapshots for the others."""
+    c = container()
+    due = jobs.namespaces_due(c)
     for ns in due:
         dream_namespace.delay(ns)
-    log.info("dream check: %d namespace(s) due", len(due))
-    return {"queued": due}
+    diaries = jobs.diary_check(c, skip=due)
+    log.info("dream check: %d namespace(s) due, %d diary page(s)", len(due), len(diaries))
+    return {"queued": due, "diaries": diaries}

@@ -140,6 +140,12 @@ def profile(ns: Namespace, vault: Vault) -> dict[str, Any]:
     return vault.profile(namespace=ns)
 
 
+@router.get("/diary")
+def diary(ns: Namespace, vault: Vault, date: str | None = None) -> dict[str, Any]:
+    """The diary page of ``date`` (YYYY-MM-DD, default today); 422 for another format."""
+    return vault.diary(date=date, namespace=ns)
+
+
 @router.get("/gaps")
 def gaps(ns: Namespace, vault: Vault) -> list[dict[str, Any]]:
     """Knowledge gaps: recall failures and structural ones, each with its kind."""

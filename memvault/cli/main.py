@@ -252,6 +252,25 @@ def profile(
 
 @app.command()
 @handle_errors
+def diary(
+    namespace: NamespaceOpt = None,
+    date: Annotated[
+        str | None, typer.Option("--date", help="The day, YYYY-MM-DD (default: today).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The diary page of a day: what you wrote and asked, the entities on your mind (by
+    centrality that day), and what appeared or disappeared since the day before. Written
+    by each dream and the nightly check; a day with no snapshot is computed now."""
+    with open_vault() as vault:
+        page = vault.diary(date=date, namespace=namespace)
+    from memvault.profile.diary import render
+
+    emit(page, as_json, lambda: console.print(escape(render(page))))
+
+
+@app.command()
+@handle_errors
 def gaps(namespace: NamespaceOpt = None, as_json: JsonOpt = False) -> None:
     """Knowledge gaps: questions the vault keeps failing (two or more incorrect verdicts) and
     structural ones (an entity talked about a lot that no fact names), each with its kind."""

@@ -50,6 +50,12 @@ class ProfileSettings(BaseModel):
     rise: float = Field(default=2.0, gt=1, description="Rising: share × this in the short window.")
     min_count: int = Field(default=2, ge=1, description="Rising or cooling from this many.")
     top: int = Field(default=10, ge=1, le=100, description="Entries listed per list.")
+    diary_retention_days: float = Field(
+        default=730.0, gt=0, description="Daily snapshots older than this are dropped."
+    )
+    log_retention_days: float = Field(
+        default=365.0, gt=0, description="Recall-log entries older than this are dropped."
+    )
 
     @model_validator(mode="after")
     def _increasing(self) -> ProfileSettings:

@@ -7,18 +7,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memvault.config import GateSettings
-from memvault.coord.port import Coordination
 
 
 def state_key(namespace: str) -> str:
     """The coordination key of a namespace's dream state (last run, watermark)."""
     return f"dream:{namespace}"
-
-
-def last_dream_at(coord: Coordination, namespace: str) -> datetime | None:
-    """When the last whole dream of ``namespace`` was applied (its ``now``), if ever."""
-    when = (coord.get(state_key(namespace)) or {}).get("last_dream_at")
-    return datetime.fromisoformat(when) if when else None
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from memvault.dream.gate import GateDecision, decide, state_key
 from memvault.dream.stages import JANITOR_STAGES, STAGES, TIER_STAGES, Parts, Run, Stage
 from memvault.kg.store import Batch, Doc
 from memvault.lint.runner import Linter, single_valued
+from memvault.profile.diary import write_snapshots
 
 JANITOR = "janitor"  # the janitor's snapshot: one document per namespace, id "snapshot"
 
@@ -164,7 +165,8 @@ class Dreamer:
             janitor = report["stages"].get("janitor", {})
             if janitor.get("ran_at"):
                 self._save_janitor(namespace, janitor, plan.run_id)
-            if stages is STAGES:  # a whole dream: the gate's state moves on
+            if stages is STAGES:  # a whole dream: the gate's state moves on, the diary's page
+                write_snapshots(self.c.store, namespace, now, self.c.settings.profile)
                 previous = self.c.coord.get(state_key(namespace)) or {}
                 previous.pop("previous", None)  # one step back is enough
                 self.c.coord.put(

@@ -19,10 +19,12 @@ from typing import Any, Literal
 
 import numpy as np
 
+from memvault.changes.apply import RUN
 from memvault.changes.workspace import Workspace
 from memvault.config import UpdateSettings
 from memvault.errors import LLMError
 from memvault.kg.model import Episode, Replacement
+from memvault.kg.store import Store
 from memvault.kg.updates import Said, chains, judge
 from memvault.llm.offline import OfflineProvider
 from memvault.llm.port import LLM
@@ -61,6 +63,17 @@ def _nearby(
             if sims[i] >= s.candidate_cosine:
                 pairs.append((older[i].id, n.id))
     return pairs
+
+
+def last_judged(store: Store, namespace: str) -> datetime | None:
+    """When the newest applied (not undone) dream that ran this stage looked from: the
+    statements written until then have the dream's verdict (a link, or none). Read from the
+    run documents, so recall needs no coordination server."""
+    for run in store.list_docs(namespace, RUN, status="applied", limit=1_000):
+        found = (run.body.get("stages") or {}).get("updates") or {}
+        if "statements_read" in found and run.body.get("now"):
+            return datetime.fromisoformat(run.body["now"])
+    return None
 
 
 def rule_verdicts(pairs: Sequence[Mapping[str, Any]]) -> UpdateVerdicts:

@@ -72,6 +72,7 @@ class Batch:
     vectors: list[VectorRecord] = field(default_factory=list)
     deletes: list[tuple[RecordKind, str]] = field(default_factory=list)
     docs: list[Doc] = field(default_factory=list)
+    drop_docs: list[tuple[str, str]] = field(default_factory=list)  # (kind, id): retention
     # documents that describe no record (the recall log): the namespace's watermark stays,
     # so caches keyed on it and the dream's view of what changed are not disturbed
     quiet: bool = False

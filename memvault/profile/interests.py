@@ -11,59 +11,55 @@ days by default), from what was written (entities the episodes mention) and what
   shortest window has attention for something else (a week with nothing at all is a pause,
   ``quiet``, not everything cooling).
 
-Computed on demand from the store; topics (communities) and the daily diary that would read
-snapshots instead are not built yet.
+Windows are whole days and read the diary's complete daily snapshots (memvault.profile.diary)
+where they exist; topics (communities) are not in the windows yet.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from memvault.config import ProfileSettings
-from memvault.kg.model import Entity, Episode, Mention
 from memvault.kg.store import Store
-from memvault.profile.recall_log import LOG
+from memvault.profile.diary import day_counts, stored_days
 
 
 def profile(store: Store, namespace: str, now: datetime, s: ProfileSettings) -> dict[str, Any]:
+    """Windows of whole days ending today (a window of 7 days: today and the six before). Days
+    with a complete diary snapshot are read from it; the others (today, and days no dream
+    or nightly check covered) are counted from the records in one pass."""
     longest = max(s.windows)
-    since = now - timedelta(days=longest)
-    names: dict[str, str] = {}
-    when: dict[str, datetime] = {}
-    mentions: list[tuple[str, str]] = []  # (episode id, entity id)
-    for r in store.iter_records(namespace):
-        if isinstance(r, Episode):
-            if r.expired_at is None and since <= r.occurred_at <= now:
-                when[r.id] = r.occurred_at
-        elif isinstance(r, Mention):
-            mentions.append((r.episode_id, r.entity_id))
-        elif isinstance(r, Entity):
-            names[r.id] = r.name
-    by_name = {v.lower(): v for v in names.values()}
-    asked = [
-        d
-        for d in store.list_docs(namespace, LOG, limit=1_000_000)
-        if d.created_at is not None and since <= d.created_at <= now
-    ]
+    today = now.astimezone(UTC).date()
+    days = {today - timedelta(days=n) for n in range(longest)}
+    stored = stored_days(store, namespace, min(days))
+    counted = day_counts(store, namespace, days - set(stored))
+    per_day: dict[date, tuple[Counter[str], Counter[str], Counter[str]]] = {}
+    for d in days:
+        if d in stored:
+            body = stored[d]
+            per_day[d] = (
+                Counter(body.get("mentions", {})),
+                Counter(body.get("asked", {})),
+                Counter({i["intent"]: i["count"] for i in body.get("intents", [])}),
+            )
+        else:
+            row = counted[d]
+            per_day[d] = (row["mentions"], row["asked"], row["intents"])
+    by_name = {n.lower(): n for m, _, _ in per_day.values() for n in m}
     windows: dict[str, Any] = {}
     counts: dict[int, Counter[str]] = {}
-    for days in sorted(s.windows):
-        start = now - timedelta(days=days)
+    for width in sorted(s.windows):
         c: Counter[str] = Counter()
-        for episode_id, entity_id in mentions:
-            at = when.get(episode_id)
-            if at is not None and at >= start and entity_id in names:
-                c[names[entity_id]] += 1
         intents: Counter[str] = Counter()
-        for d in asked:
-            if d.created_at is not None and d.created_at >= start:
-                intents[d.body.get("intent", "lookup")] += 1
-                for n in d.body.get("names", []):
-                    c[by_name.get(n.lower(), n)] += 1
-        counts[days] = c
-        windows[str(days)] = {
+        for d in (today - timedelta(days=n) for n in range(width)):
+            mentions, asked, asked_intents = per_day[d]
+            c.update(mentions)
+            c.update({by_name.get(n.lower(), n): k for n, k in asked.items()})
+            intents.update(asked_intents)
+        counts[width] = c
+        windows[str(width)] = {
             "entities": c.most_common(s.top),
             "intents": intents.most_common(),
             "recalls": sum(intents.values()),

@@ -318,6 +318,18 @@ def test_docs_upsert_list_newest_first_filter_by_status_and_stay_in_namespace(
     assert store.get_docs(NS, "run", ["missing", "r1"])[0].id == "r1"
 
 
+def test_dropped_docs_are_gone_and_only_those(store: Store) -> None:
+    docs = [Doc(kind=k, id=f"d{i}", body={"n": i}) for i in range(3) for k in ("log", "diary")]
+    store.apply(Batch(namespace=NS, docs=docs))
+    store.apply(Batch(namespace="bob", docs=[Doc(kind="log", id="d0", body={})]))
+    mark = store.watermark(NS)
+    store.apply(Batch(namespace=NS, drop_docs=[("log", "d0"), ("log", "d2"), ("log", "nope")],
+                      quiet=True))  # fmt: skip
+    assert sorted(d.id for d in store.list_docs(NS, "log")) == ["d1"]
+    assert len(store.list_docs(NS, "diary")) == 3 and len(store.list_docs("bob", "log")) == 1
+    assert store.watermark(NS) == mark  # retention is quiet: nothing the dream must read
+
+
 def test_mentions_of_and_sessions_active_since(store: Store) -> None:
     a, b = episode("Ana met Bo"), episode("Bo left", session="s2")
     ana, bo = entity("Ana"), entity("Bo")

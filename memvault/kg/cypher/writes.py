@@ -144,6 +144,15 @@ def batch_query(batch: Batch, p: str) -> tuple[str, dict[str, Any]]:
             " ON CREATE SET n.created_at = d.created_at"
             " SET n.status = d.status, n.body = d.body, n.seq = seq)"
         )
+    if batch.drop_docs:
+        params[f"{p}drop"] = [f"{kind}/{i}" for kind, i in batch.drop_docs]
+        lines += [
+            "WITH seq",
+            f"UNWIND ${p}drop AS gone",
+            f"OPTIONAL MATCH (d:Doc) WHERE d.ns = ${p}ns AND d.kind + '/' + d.id = gone",
+            "DETACH DELETE d",
+            "WITH DISTINCT seq",
+        ]
     return "\n".join(lines), params
 
 

@@ -59,6 +59,10 @@ def write_batch(c: sqlite3.Connection, batch: Batch) -> int:
             for d in batch.docs
         ],
     )
+    c.executemany(
+        "DELETE FROM docs WHERE namespace = ? AND kind = ? AND id = ?",
+        [(ns, kind, i) for kind, i in batch.drop_docs],
+    )
     return int(seq)
 
 
