@@ -256,7 +256,7 @@ class Background:
         propose: bool = False,
         now: datetime | None = None,
     ) -> LintReport:
-        """Check the namespace's graph, cheapest level first (structure, grounding, llm).
+        """Check the namespace's graph, cheapest level first (structure, grounding, claims, llm).
         ``ontology``: extra files on top of the configured ones. ``propose``: send the fixes
         through the three-stage confirmation into the review queue (never applied here)."""
         from memvault.lint.ontology import load_ontology

@@ -18,7 +18,9 @@ def lint(
     level: Annotated[
         list[str] | None,
         typer.Option(
-            "--level", "-l", help="structure, grounding or llm; repeat for several (default: all)."
+            "--level",
+            "-l",
+            help="structure, grounding, claims or llm; repeat for several (default: all).",
         ),
     ] = None,
     ontology: Annotated[

@@ -236,6 +236,15 @@ class LintSettings(BaseModel):
         default=200, ge=1, description="The LLM level reads the facts of this many subjects."
     )
     llm_batch: int = Field(default=10, ge=1, le=100, description="Subjects per LLM call.")
+    claims_window_days: int = Field(
+        default=30, ge=1, le=366, description="Claims: the days of attention compared."
+    )
+    claims_min_activity: int = Field(
+        default=5, ge=1, description="Claims: a silent preference counts only this active."
+    )
+    claims_min_mentions: int = Field(
+        default=3, ge=1, description="Claims: an avoided topic mentioned this often is flagged."
+    )
 
 
 class ServerSettings(BaseModel):

@@ -12,9 +12,9 @@ from memvault.changes.plan import Change, Impact, Reason
 from memvault.changes.workspace import Workspace
 from memvault.kg.model import Entity, Fact
 
-Level = Literal["structure", "grounding", "llm"]
+Level = Literal["structure", "grounding", "claims", "llm"]
 Severity = Literal["error", "warning", "info"]
-LEVELS: tuple[Level, ...] = ("structure", "grounding", "llm")
+LEVELS: tuple[Level, ...] = ("structure", "grounding", "claims", "llm")
 
 
 @dataclass

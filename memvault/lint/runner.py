@@ -23,7 +23,7 @@ import uuid
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memvault.bootstrap import Container
@@ -31,11 +31,14 @@ from memvault.changes.apply import Applier
 from memvault.changes.review import ReviewQueue
 from memvault.changes.workspace import Workspace
 from memvault.errors import InvalidInputError
+from memvault.lint.claims import claims
 from memvault.lint.findings import LEVELS, Finding, Level
 from memvault.lint.grounding import grounding, volatile_predicates
 from memvault.lint.ontology import Ontology
 from memvault.lint.semantic import semantic, still_contradicts
 from memvault.lint.structure import structure
+from memvault.persona.layer import read_attitudes
+from memvault.profile.diary import attention
 
 
 @dataclass
@@ -114,6 +117,8 @@ class Linter:
             findings += structure(ws, self.onto)
         if "grounding" in levels:
             findings += grounding(ws, self.onto, volatile)
+        if "claims" in levels:
+            findings += self._claims(ws)
         if "llm" in levels:
             findings += semantic(
                 ws, self.onto, self.c.llm, max_subjects=s.llm_max_subjects, batch=s.llm_batch
@@ -126,6 +131,24 @@ class Linter:
             findings=findings,
             volatile=volatile,
             ontology=list(self.onto.sources),
+        )
+
+    def _claims(self, ws: Workspace) -> list[Finding]:
+        """Attitudes against the last ``claims_window_days`` of the diary's attention."""
+        s = self.c.settings.lint
+        today = ws.now.astimezone(UTC).date()
+        days = {today - timedelta(days=n) for n in range(s.claims_window_days)}
+        seen: Counter[str] = Counter()
+        for mentions, asked, _ in attention(self.c.store, ws.namespace, days).values():
+            seen.update(mentions)
+            seen.update(asked)
+        views = read_attitudes(list(ws.attitudes.values()), ws.now, self.c.settings.persona)
+        return claims(
+            views,
+            seen,
+            window_days=s.claims_window_days,
+            min_activity=s.claims_min_activity,
+            min_mentions=s.claims_min_mentions,
         )
 
     def propose(self, report: LintReport, now: datetime) -> dict[str, Any]:

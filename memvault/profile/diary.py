@@ -186,6 +186,30 @@ def stored_days(store: Store, namespace: str, since: date) -> dict[date, dict[st
     return out
 
 
+Attention = tuple[Counter[str], Counter[str], Counter[str]]  # mentions, names asked, intents
+
+
+def attention(store: Store, namespace: str, days: set[date]) -> dict[date, Attention]:
+    """Per day: entity mentions, names asked after and intents asked — from the complete
+    snapshot of the day when there is one, else counted from the records (one pass for all
+    the days without one)."""
+    stored = stored_days(store, namespace, min(days)) if days else {}
+    counted = day_counts(store, namespace, days - set(stored))
+    out: dict[date, Attention] = {}
+    for d in days:
+        if d in stored:
+            body = stored[d]
+            out[d] = (
+                Counter(body.get("mentions", {})),
+                Counter(body.get("asked", {})),
+                Counter({i["intent"]: i["count"] for i in body.get("intents", [])}),
+            )
+        else:
+            row = counted[d]
+            out[d] = (row["mentions"], row["asked"], row["intents"])
+    return out
+
+
 def render(page: dict[str, Any]) -> str:
     """A short readable page: "today's you"."""
     c = page["counts"]

@@ -18,12 +18,12 @@ where they exist; topics (communities) are not in the windows yet.
 from __future__ import annotations
 
 from collections import Counter
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memvault.config import ProfileSettings
 from memvault.kg.store import Store
-from memvault.profile.diary import day_counts, stored_days
+from memvault.profile.diary import attention
 
 
 def profile(store: Store, namespace: str, now: datetime, s: ProfileSettings) -> dict[str, Any]:
@@ -33,20 +33,7 @@ def profile(store: Store, namespace: str, now: datetime, s: ProfileSettings) -> 
     longest = max(s.windows)
     today = now.astimezone(UTC).date()
     days = {today - timedelta(days=n) for n in range(longest)}
-    stored = stored_days(store, namespace, min(days))
-    counted = day_counts(store, namespace, days - set(stored))
-    per_day: dict[date, tuple[Counter[str], Counter[str], Counter[str]]] = {}
-    for d in days:
-        if d in stored:
-            body = stored[d]
-            per_day[d] = (
-                Counter(body.get("mentions", {})),
-                Counter(body.get("asked", {})),
-                Counter({i["intent"]: i["count"] for i in body.get("intents", [])}),
-            )
-        else:
-            row = counted[d]
-            per_day[d] = (row["mentions"], row["asked"], row["intents"])
+    per_day = attention(store, namespace, days)
     by_name = {n.lower(): n for m, _, _ in per_day.values() for n in m}
     windows: dict[str, Any] = {}
     counts: dict[int, Counter[str]] = {}
