@@ -52,6 +52,12 @@ class RecallIn(Strict):
     persona: bool = Field(
         default=False, description="Add the current attitudes the query touches (kind persona)."
     )
+    session_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=256,
+        description="The session asking: its prefetch cache is looked at first.",
+    )
 
 
 class HitOut(BaseModel):
@@ -72,6 +78,7 @@ class RecallOut(BaseModel):
     hits: list[HitOut]
     recall_id: str | None = Field(default=None, description="For POST /verdicts.")
     hint: str | None = Field(default=None, description="Set when this question failed before.")
+    prefetched: bool = Field(default=False, description="Served from the prefetch cache.")
 
 
 class VerdictIn(Strict):

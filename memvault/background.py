@@ -72,10 +72,9 @@ class Background:
     def undo_dream(self, run_id: str, *, namespace: str | None = None, force: bool = False) -> int:
         """Restore every record a dream run changed (and review items approved in it), also
         when a killed process left the run half applied; its pending review items are
-        withdrawn. Undoing the last whole dream also gives back the dream state before it
-        (the next dream reconsiders what this one read; recall's provisional signals
-        return for what no remaining dream judged)."""
-        return self.dreamer.undo(self.ns(namespace), run_id, force=force)
+        withdrawn. The gate stays closed (a nightly check does not redo what was just
+        undone); recall's provisional signals return for what no remaining dream judged."""
+        return self.dreamer.applier.undo(self.ns(namespace), run_id, force=force)
 
     def review_items(
         self,

@@ -191,10 +191,13 @@ class Client:
         k: int | None = None,
         as_of: datetime | None = None,
         persona: bool = False,
+        session_id: str | None = None,
     ) -> Recall:
         body = {"query": query, "explain": True, "persona": persona, "as_of": _ts(as_of)}
         if k is not None:
             body["k"] = k
+        if session_id is not None:
+            body["session_id"] = session_id
         out = self._call("POST", self._ns_path(namespace, "/recall"), json=body)
         result = Recall(
             Hit(
@@ -210,6 +213,7 @@ class Client:
             for h in out["hits"]
         )
         result.recall_id, result.hint = out.get("recall_id"), out.get("hint")
+        result.prefetched = bool(out.get("prefetched"))
         return result
 
     def verdict(

@@ -54,6 +54,13 @@ def namespaces_due(c: Container) -> list[str]:
     return [ns for ns in c.store.namespaces() if dreamer.gate(ns, now).open]
 
 
+def prefetch_session(c: Container, namespace: str, session_id: str) -> dict[str, Any]:
+    """Warm a session's predicted questions (memvault.profile.prefetch)."""
+    from memvault.vault import MemVault
+
+    return MemVault(c).prefetch(session_id, namespace=namespace)
+
+
 def diary_check(c: Container, skip: list[str]) -> list[str]:
     """The nightly diary: today's and yesterday's snapshots for every namespace not in
     ``skip`` (those dreaming now write theirs when the dream applies)."""
@@ -73,6 +80,9 @@ class JobQueue(ABC):
 
     @abstractmethod
     def submit_dream(self, namespace: str, *, apply: bool, force: bool) -> str: ...
+
+    @abstractmethod
+    def submit_prefetch(self, namespace: str, session_id: str) -> str: ...
 
     @abstractmethod
     def status(self, job_id: str) -> dict[str, Any]: ...
@@ -103,8 +113,15 @@ class InProcessJobs(JobQueue):
             self._scheduler.start()
 
     def submit_dream(self, namespace: str, *, apply: bool, force: bool) -> str:
-        job_id = uuid.uuid4().hex
         future = self._pool.submit(dream_namespace, self.c, namespace, apply=apply, force=force)
+        return self._keep(namespace, future)
+
+    def submit_prefetch(self, namespace: str, session_id: str) -> str:
+        return self._keep(namespace, self._pool.submit(prefetch_session, self.c, namespace,
+                                                       session_id))  # fmt: skip
+
+    def _keep(self, namespace: str, future: Future[dict[str, Any]]) -> str:
+        job_id = uuid.uuid4().hex
         self._jobs[job_id] = (namespace, future)
         # remember the newest KEEP jobs; older finished ones are forgotten (status: 404)
         for old in list(self._jobs)[: max(0, len(self._jobs) - self.KEEP)]:

@@ -29,6 +29,7 @@ from memvault.kg.store import Batch, Doc, FactQuery
 from memvault.persona.sdk import PersonaMethods
 from memvault.profile import recall_log
 from memvault.recall import Recall, Recaller
+from memvault.recall.results import Hit
 
 if TYPE_CHECKING:
     from memvault.dream.runner import Dreamer
@@ -176,11 +177,14 @@ class MemVault(Background, PersonaMethods, InteropMethods):
         now: datetime | None = None,
         as_of: datetime | None = None,
         persona: bool = False,
+        session_id: str | None = None,
     ) -> Recall:
         """The ``k`` memories (episodes and facts) that matter most for ``query`` at ``now``
         (or as the world stood at ``as_of``). Reads only: record use with
         :meth:`record_access` / :meth:`reinforce`. ``persona``: after them, up to
-        ``persona.recall_hits`` current attitudes the query touches (kind ``persona``)."""
+        ``persona.recall_hits`` current attitudes the query touches (kind ``persona``).
+        ``session_id``: the session asking; its prefetch cache is looked at first
+        (:meth:`prefetch`)."""
         if not query or not query.strip():
             raise InvalidInputError("is empty", field="query", hint="ask something")
         k = self.settings.recall.k if k is None else k
@@ -188,19 +192,38 @@ class MemVault(Background, PersonaMethods, InteropMethods):
             raise InvalidInputError(f"must be between 1 and 1000, got {k}", field="k")
         ns = self.ns(namespace)
         at = ensure_utc(as_of, "as_of") if as_of else None
-        hits = self.recaller.recall(ns, query.strip(), k=k, now=self.now(now), as_of=at)
+        warm = None
+        if session_id and at is None:
+            from memvault.profile import prefetch
+
+            warm = prefetch.lookup(
+                self.store, ns, session_id, query.strip(), k, self.now(now), self.settings.prefetch
+            )
+        if warm is not None:
+            note = f"predicted '{warm['query']}': {warm['why']} (warmed {warm['computed_at'][:19]})"
+            hits = [Hit.model_validate(h) for h in warm["hits"][:k]]
+            for h in hits:
+                h.explanation.prefetched = note
+        else:
+            hits = self.recaller.recall(ns, query.strip(), k=k, now=self.now(now), as_of=at)
         if persona and self.settings.persona.recall_hits:
             from memvault.persona.recall import persona_hits
 
             views = self.persona.current(ns, at or self.now(now))
             hits += persona_hits(views, query, self.settings.persona.recall_hits)
         result = Recall(hits)
+        result.prefetched = warm is not None
         # the recall log (verdicts and gaps read it, ranking never); a namespace nothing was
         # written to is not created by asking it
         if self.settings.recall.log and self.store.watermark(ns) > 0:
             result.recall_id = new_id()
             doc = recall_log.log_doc(
-                result.recall_id, query.strip(), [h.id for h in hits], self.now(now)
+                result.recall_id,
+                query.strip(),
+                [h.id for h in hits],
+                self.now(now),
+                session_id,
+                result.prefetched,
             )
             self.store.apply(Batch(namespace=ns, docs=[doc], quiet=True))
             result.hint = recall_log.hint(self.store, ns, query)
@@ -262,6 +285,42 @@ class MemVault(Background, PersonaMethods, InteropMethods):
         from memvault.profile.diary import write_snapshots
 
         return write_snapshots(self.store, self.ns(namespace), self.now(now), self.settings.profile)
+
+    def prefetch(
+        self, session_id: str, *, namespace: str | None = None, now: datetime | None = None
+    ) -> dict[str, Any]:
+        """Predict a session's next questions and warm their results (bounded by
+        ``prefetch.max_queries``); a later :meth:`recall` with this ``session_id`` is served
+        from them while nothing was written. The server runs this as a job after a
+        session's writes; call it between turns in embedded use."""
+        from memvault.profile import prefetch
+        from memvault.profile.interests import profile
+
+        ns, at, s = self.ns(namespace), self.now(now), self.settings.prefetch
+        if not session_id or not session_id.strip():
+            raise InvalidInputError("is empty", field="session_id")
+        rising = profile(self.store, ns, at, self.settings.profile)["rising"]
+        predictions = prefetch.predict(self.store, ns, session_id, s, rising)
+        mark = self.store.watermark(ns)
+        warmed = [
+            (
+                p,
+                [
+                    h.model_dump(mode="json")
+                    for h in self.recaller.recall(ns, p.query, k=s.k, now=at)
+                ],
+            )
+            for p in predictions
+        ]
+        docs = prefetch.warm_docs(session_id, warmed, mark, s.k, at)
+        keep = {d.id for d in docs}
+        drop = prefetch.stale(self.store, ns, session_id, keep, at, s)
+        self.store.apply(Batch(namespace=ns, docs=docs, drop_docs=drop, quiet=True))
+        return {
+            "session_id": session_id,
+            "warmed": [{"query": p.query, "why": p.why} for p in predictions],
+            "dropped": len(drop),
+        }
 
     def _last_judged(self, ns: str) -> datetime | None:
         """When the last applied dream judged episode-level updates (cached per watermark:

@@ -47,6 +47,15 @@ class CeleryJobs(JobQueue):
             raise CoordinationUnavailable(f"could not queue the dream: {exc}") from exc
         return str(result.id)
 
+    def submit_prefetch(self, namespace: str, session_id: str) -> str:
+        try:
+            result = self.app.send_task(
+                "memvault.prefetch", args=[namespace, session_id], retry=False
+            )
+        except Exception as exc:
+            raise CoordinationUnavailable(f"could not queue the prefetch: {exc}") from exc
+        return str(result.id)
+
     def status(self, job_id: str) -> dict[str, Any]:
         try:
             result = self.app.AsyncResult(job_id)

@@ -39,6 +39,12 @@ def dream_namespace(
     return jobs.dream_namespace(container(), namespace, apply=apply, force=force)
 
 
+@app.task(name="memvault.prefetch")
+def prefetch(namespace: str, session_id: str) -> dict[str, Any]:
+    """Warm a session's predicted questions (bounded; results kept in the store)."""
+    return jobs.prefetch_session(container(), namespace, session_id)
+
+
 @app.task(name="memvault.dream_check", acks_late=True)
 def dream_check() -> dict[str, Any]:
     """The nightly fan-out: one dream task per namespace whose gate is open; the diary's

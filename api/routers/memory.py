@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 
-from api.deps import Limit, Namespace, Offset, Vault, first, paged
+from api.deps import Jobs, Limit, Namespace, Offset, Vault, first, paged
 from api.schemas import (
     EpisodesIn,
     FactsIn,
@@ -19,15 +20,33 @@ from api.schemas import (
     VerdictIn,
 )
 from memvault.clock import UtcDatetime
+from memvault.errors import CoordinationUnavailable
 from memvault.ingest.pipeline import WriteResult
 
+log = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1/ns/{namespace}", tags=["memory"])
 
 
+def _prefetch(vault: Any, jobs: Any, ns: str, sessions: set[str]) -> None:
+    """Queue the sessions' prefetch (off the request path); a queue that cannot take it
+    costs only the warm cache, never the write."""
+    if not vault.settings.prefetch.enabled:
+        return
+    for session_id in sorted(sessions):
+        try:
+            jobs.submit_prefetch(ns, session_id)
+        except CoordinationUnavailable:
+            log.warning("prefetch not queued for %s/%s: the job queue is unavailable", ns,
+                        session_id)  # fmt: skip
+
+
 @router.post("/episodes", response_model=WriteResult, status_code=201)
-def write_episodes(body: EpisodesIn, ns: Namespace, vault: Vault) -> WriteResult:
-    """Write episodes (turns, observations, notes) in one transaction: all or nothing."""
-    return vault.write_many(body.items, namespace=ns)
+def write_episodes(body: EpisodesIn, ns: Namespace, vault: Vault, jobs: Jobs) -> WriteResult:
+    """Write episodes (turns, observations, notes) in one transaction: all or nothing. The
+    sessions written to get their next questions prefetched (a background job)."""
+    result = vault.write_many(body.items, namespace=ns)
+    _prefetch(vault, jobs, ns, {i.session_id for i in body.items if i.session_id})
+    return result
 
 
 @router.post("/sessions/{session_id}/episodes", response_model=WriteResult, status_code=201)
@@ -35,11 +54,15 @@ def write_session(
     body: SessionTurnsIn,
     ns: Namespace,
     vault: Vault,
+    jobs: Jobs,
     session_id: Annotated[str, Path(min_length=1, max_length=256)],
 ) -> WriteResult:
-    """Write the turns of one session (created on first write), in order."""
+    """Write the turns of one session (created on first write), in order; the session's
+    next questions are prefetched (a background job)."""
     items = [item.model_copy(update={"session_id": session_id}) for item in body.items]
-    return vault.write_many(items, namespace=ns)
+    result = vault.write_many(items, namespace=ns)
+    _prefetch(vault, jobs, ns, {session_id})
+    return result
 
 
 @router.post("/facts", response_model=WriteResult, status_code=201)
@@ -103,13 +126,21 @@ def list_facts(
 @router.post("/recall", response_model=RecallOut)
 def recall(body: RecallIn, ns: Namespace, vault: Vault) -> RecallOut:
     """The best memories for a query, each with its score (and, asked, how it was made)."""
-    hits = vault.recall(body.query, namespace=ns, k=body.k, as_of=body.as_of, persona=body.persona)
+    hits = vault.recall(
+        body.query,
+        namespace=ns,
+        k=body.k,
+        as_of=body.as_of,
+        persona=body.persona,
+        session_id=body.session_id,
+    )
     used = [h.id for h in hits if h.kind != "persona"]
     if body.record_access and used:
         vault.record_access(used, namespace=ns)
     return RecallOut(
         recall_id=hits.recall_id,
         hint=hits.hint,
+        prefetched=hits.prefetched,
         hits=[
             HitOut(
                 kind=h.kind,

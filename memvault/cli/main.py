@@ -138,6 +138,10 @@ def recall(
     ids: Annotated[
         bool, typer.Option("--ids", help="Print only the ids, one a line (for pipes).")
     ] = False,
+    session: Annotated[
+        str | None,
+        typer.Option("--session", help="The session asking: its prefetch cache first."),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Recall the memories that matter most for a query."""
@@ -149,6 +153,7 @@ def recall(
             now=parse_time(now, "--now"),
             as_of=parse_time(as_of, "--as-of"),
             persona=persona,
+            session_id=session,
         )
     data = [
         {
@@ -248,6 +253,27 @@ def profile(
             console.print(f"[dim]nothing written or asked in the last {days} days: a pause[/]")
 
     emit(data, as_json, render)
+
+
+@app.command()
+@handle_errors
+def prefetch(
+    session: Annotated[str, typer.Argument(help="The session to warm.")],
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Predict a session's next questions (its repeats, the namespace's frequent question
+    shapes filled with what it just talked about, rising names) and warm their results;
+    `memvault recall --session` is then served from them until the next write."""
+    with open_vault() as vault:
+        out = vault.prefetch(session, namespace=namespace)
+
+    def render() -> None:
+        for w in out["warmed"]:
+            console.print(f"{escape(w['query'])}  [dim]({escape(w['why'])})[/]")
+        console.print(f"{len(out['warmed'])} warmed, {out['dropped']} stale entries dropped")
+
+    emit(out, as_json, render)
 
 
 @app.command()

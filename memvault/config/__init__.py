@@ -21,7 +21,12 @@ from memvault.config.dream import (
     UpdateSettings,
 )
 from memvault.config.persona import PersonaSettings
-from memvault.config.surfaces import PlanSettings, ProfileSettings, SyncSettings
+from memvault.config.surfaces import (
+    PlanSettings,
+    PrefetchSettings,
+    ProfileSettings,
+    SyncSettings,
+)
 from memvault.kg.model import MemoryType
 
 __all__ = [
@@ -37,6 +42,7 @@ __all__ = [
     "MaintenanceSettings",
     "PersonaSettings",
     "PlanSettings",
+    "PrefetchSettings",
     "ProfileSettings",
     "RecallSettings",
     "ReviewSettings",
@@ -389,6 +395,7 @@ class Settings(BaseSettings):
     plans: PlanSettings = Field(default_factory=PlanSettings)
     sync: SyncSettings = Field(default_factory=SyncSettings)
     profile: ProfileSettings = Field(default_factory=ProfileSettings)
+    prefetch: PrefetchSettings = Field(default_factory=PrefetchSettings)
     secret_key: str = DEFAULT_SECRET
     recall: RecallSettings = Field(default_factory=RecallSettings)
     dream: DreamSettings = Field(default_factory=DreamSettings)

@@ -65,6 +65,22 @@ class ProfileSettings(BaseModel):
         return self
 
 
+class PrefetchSettings(BaseModel):
+    """Prefetch, the slow thinker (docs/gaps.md#prefetch)."""
+
+    enabled: bool = Field(
+        default=True, description="The server warms a session's predictions after its writes."
+    )
+    max_queries: int = Field(default=8, ge=1, le=50, description="Predictions per session.")
+    k: int = Field(default=10, ge=1, le=100, description="Hits warmed per prediction.")
+    ttl_s: float = Field(default=600.0, gt=0, description="A warm entry is used this long.")
+    recent_writes: int = Field(default=5, ge=1, le=100, description="Writes read per session.")
+    templates: int = Field(default=3, ge=0, le=20, description="Question shapes filled in.")
+    log_window: int = Field(
+        default=500, ge=1, description="Recent recall-log entries read for repeats and shapes."
+    )
+
+
 class SyncSettings(BaseModel):
     """Directories the dream keeps in sync with the vault (docs/interop.md)."""
 

@@ -167,15 +167,12 @@ class Dreamer:
                 self._save_janitor(namespace, janitor, plan.run_id)
             if stages is STAGES:  # a whole dream: the gate's state moves on, the diary's page
                 write_snapshots(self.c.store, namespace, now, self.c.settings.profile)
-                previous = self.c.coord.get(state_key(namespace)) or {}
-                previous.pop("previous", None)  # one step back is enough
                 self.c.coord.put(
                     state_key(namespace),
                     {
                         "last_dream_at": now.isoformat(),
                         "last_run_id": plan.run_id,
                         "watermark": self.c.store.watermark(namespace),
-                        "previous": previous,
                     },
                 )
         return DreamResult(
@@ -187,14 +184,6 @@ class Dreamer:
             review_ids=[d.id for d in reviews],
             applied=applied,
         )
-
-    def undo(self, namespace: str, run_id: str, *, force: bool = False) -> int:
-        """Undo a run; when it was the last whole dream, the state before it returns."""
-        restored = self.applier.undo(namespace, run_id, force=force)
-        state = self.c.coord.get(state_key(namespace)) or {}
-        if state.get("last_run_id") == run_id:
-            self.c.coord.put(state_key(namespace), state.get("previous") or {})
-        return restored
 
     def resume(self, namespace: str) -> list[ApplyResult]:
         """Finish the runs a killed process left half applied, under the dream's lock."""

@@ -75,8 +75,17 @@ def gap_id(sig: str) -> str:
     return hashlib.blake2b(sig.encode(), digest_size=10).hexdigest()
 
 
-def log_doc(recall_id: str, query: str, ids: Sequence[str], at: datetime) -> Doc:
+def log_doc(
+    recall_id: str,
+    query: str,
+    ids: Sequence[str],
+    at: datetime,
+    session_id: str | None = None,
+    prefetched: bool = False,
+) -> Doc:
     body = {
+        "session_id": session_id,
+        "prefetched": prefetched,
         "query": query,
         "signature": signature(query),
         "intent": intent(query),

@@ -19,6 +19,9 @@ class Explanation(BaseModel):
     )
     entities: list[str] = Field(default_factory=list)
     factors: Factors
+    prefetched: str | None = Field(
+        default=None, description="Served from the session's prefetch cache: why, and when."
+    )
 
     def text(self) -> str:
         f = self.factors
@@ -40,6 +43,8 @@ class Explanation(BaseModel):
             extra.append(f"currency ×{f.currency:.2f}: {f.currency_note}")
         if self.entities:
             extra.append("entities: " + ", ".join(self.entities))
+        if self.prefetched:
+            extra.append(f"from the prefetch cache: {self.prefetched}")
         return (
             f"score {f.score:.4f} = "
             + " × ".join(parts)
@@ -69,3 +74,4 @@ class Recall(list[Hit]):
 
     recall_id: str | None = None
     hint: str | None = None
+    prefetched: bool = False
