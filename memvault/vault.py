@@ -249,7 +249,15 @@ class MemVault(Background, PersonaMethods, InteropMethods):
         for rid, signal in signals:
             if rid in self._memory_ids(ns, [rid]):  # not a persona hit
                 self.judge([rid], signal, namespace=ns, now=now)
-        return {"recall_id": recall_id, "verdict": verdict, "gap": state}
+        from memvault.changes import policy
+        from memvault.changes.apply import last_ops
+
+        judged = [hit_id] if hit_id else recall_log.returned(self.store, ns, recall_id)
+        ops = sorted(set(last_ops(self.store, ns, judged).values()))
+        docs = policy.outcome_docs(self.store, ns, ops, verdict, self.now(now))
+        if docs:
+            self.store.apply(Batch(namespace=ns, docs=docs, quiet=True))
+        return {"recall_id": recall_id, "verdict": verdict, "gap": state, "ops": ops}
 
     def profile(
         self, *, namespace: str | None = None, now: datetime | None = None

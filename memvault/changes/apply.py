@@ -52,6 +52,21 @@ def _dump(change: Change) -> dict[str, Any]:
     return change.model_dump(mode="json")
 
 
+def last_ops(store: Store, namespace: str, ids: Sequence[str], runs: int = 10) -> dict[str, str]:
+    """record id → the op of the newest applied dream change to it, looked for in the
+    journals of the newest ``runs`` applied runs (a verdict is rare: a bounded scan)."""
+    want, out = set(ids), {}
+    for run in store.list_docs(namespace, RUN, status="applied", limit=runs):
+        for journal in store.get_docs(namespace, JOURNAL, list(run.body.get("journal", []))):
+            for entry in journal.body.get("entries", []):
+                if entry["id"] in want:
+                    out[entry["id"]] = entry["op"]  # later entries of the run win
+        want -= set(out)
+        if not want:
+            break
+    return out
+
+
 def rejected_ops(store: Store, namespace: str) -> dict[tuple[str, str, str], str]:
     """(kind, target id, op) of every change a human rejected → the review item's id."""
     out: dict[tuple[str, str, str], str] = {}

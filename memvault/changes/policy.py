@@ -15,6 +15,7 @@ as the decision that moved it. The calibration itself is a pure function.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -33,9 +34,16 @@ class PolicyState:
     streaks: dict[str, int] = field(default_factory=dict)  # approvals in a row, per op
     # per op, then per reason code: {"approved": n, "rejected": n}
     decisions: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    # per op: recall verdicts on records that op changed last {"correct": n, "incorrect": n, ...}
+    outcomes: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def body(self) -> dict[str, Any]:
-        return {"thresholds": self.thresholds, "streaks": self.streaks, "decisions": self.decisions}
+        return {
+            "thresholds": self.thresholds,
+            "streaks": self.streaks,
+            "decisions": self.decisions,
+            "outcomes": self.outcomes,
+        }
 
 
 @dataclass(frozen=True)
@@ -51,7 +59,12 @@ def load(store: Store, namespace: str) -> PolicyState:
     if not found:
         return PolicyState()
     b = found[0].body
-    return PolicyState(dict(b["thresholds"]), dict(b["streaks"]), dict(b["decisions"]))
+    return PolicyState(
+        dict(b["thresholds"]),
+        dict(b["streaks"]),
+        dict(b["decisions"]),
+        dict(b.get("outcomes", {})),
+    )
 
 
 def calibrate(
@@ -118,6 +131,21 @@ def decision_docs(
     return docs
 
 
+def outcome_docs(
+    store: Store, namespace: str, ops: Sequence[str], verdict: str, now: datetime
+) -> list[Doc]:
+    """Count a recall verdict against the ops that last changed the judged records: how the
+    auto-approved changes turn out when someone reads them (statistics beside the review
+    decisions; thresholds move only on decisions)."""
+    if not ops:
+        return []
+    state = load(store, namespace)
+    for op in ops:
+        per = state.outcomes.setdefault(op, {"correct": 0, "incorrect": 0, "ambiguous": 0})
+        per[verdict] = per.get(verdict, 0) + 1
+    return [Doc(POLICY, _ID, state.body(), created_at=now)]
+
+
 def reset_docs(store: Store, namespace: str, now: datetime, default: float) -> list[Doc]:
     """Every op back to the default threshold (counts kept), journaled."""
     state = load(store, namespace)
@@ -143,6 +171,7 @@ def describe(store: Store, namespace: str, default: float, limit: int = 50) -> d
         "thresholds": state.thresholds,
         "approvals_in_a_row": state.streaks,
         "decisions": state.decisions,
+        "recall_verdicts": state.outcomes,
         "changes": [
             {"at": d.created_at.isoformat() if d.created_at else None, **d.body}
             for d in store.list_docs(namespace, POLICY_CHANGE, limit=limit)

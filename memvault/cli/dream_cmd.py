@@ -290,6 +290,9 @@ def review_policy(
         console.print(
             table if ops else f"no decisions yet (threshold {data['default_threshold']:g})"
         )
+        for op, counts in sorted(data.get("recall_verdicts", {}).items()):
+            said = ", ".join(f"{k} {n}" for k, n in counts.items() if n)
+            console.print(f"recall verdicts on what {op} changed: {said}", highlight=False)
         for change in data["changes"][:10]:
             console.print(
                 f"{change['at'][:10]}  {change['op']}: {change['from']:.2f} → {change['to']:.2f} "

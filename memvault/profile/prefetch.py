@@ -31,6 +31,7 @@ from memvault.kg.store import Doc, Store
 from memvault.profile.recall_log import LOG, names, signature
 
 PREFETCH = "prefetch"
+_SLOT = "\x00"  # where a name goes in a question shape (a query may hold any character)
 
 
 @dataclass(frozen=True)
@@ -100,11 +101,12 @@ def predict(
         query = str(d.body.get("query", ""))
         named = [n for n in names(query) if n in query]
         if len(named) == 1:
-            shapes[query.replace(named[0], "{}")] += 1
+            shapes[query.replace(named[0], _SLOT)] += 1
     for shape, _ in shapes.most_common(s.templates):
+        shown = shape.replace(_SLOT, "…")
         for name, source in pool:
             if name in known:
-                add(shape.format(name), f"'{shape}' is asked often; {name}: {source}")
+                add(shape.replace(_SLOT, name), f"'{shown}' is asked often; {name}: {source}")
     return list(out.values())
 
 

@@ -108,6 +108,12 @@ def hint(store: Store, namespace: str, query: str) -> str | None:
     )
 
 
+def returned(store: Store, namespace: str, recall_id: str) -> list[str]:
+    """The ids a logged recall returned."""
+    found = store.get_docs(namespace, LOG, [recall_id])
+    return list(found[0].body.get("ids", [])) if found else []
+
+
 def verdict(
     store: Store,
     namespace: str,

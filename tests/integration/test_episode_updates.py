@@ -165,3 +165,23 @@ def test_an_unusable_model_answer_falls_back_to_the_rules_for_that_batch(
     assert found["model_failures"] == 1 and found["links_proposed"] == 1
     (change,) = ws.changes()
     assert change.after is not None and change.after["replaced_by"][0]["by"] == "rules"
+
+
+def test_recall_verdicts_count_against_the_op_that_last_changed_the_record(
+    vault: MemVault,
+) -> None:
+    """Verdicts feed the review calibration's statistics: how the dream's auto-approved
+    changes turn out when someone reads them (issue 15, item 4)."""
+    _write(vault)
+    vault.dream(namespace="ines", apply=True, force=True, now=NOW)
+    hits = vault.recall(Q, namespace="ines", k=20, now=NOW)
+    graz = next(h for h in hits if GRAZ in h.text)
+    bergen = next(h for h in hits if BERGEN in h.text)
+    assert hits.recall_id is not None
+    out = vault.verdict(hits.recall_id, "incorrect", hit_id=graz.id, namespace="ines", now=NOW)
+    assert out["ops"] == ["episode.replaced"]
+    right = vault.verdict(hits.recall_id, "correct", hit_id=bergen.id, namespace="ines", now=NOW)
+    stats = vault.review_policy(namespace="ines")["recall_verdicts"]
+    assert stats["episode.replaced"] == {"correct": 0, "incorrect": 1, "ambiguous": 0}
+    for op in right["ops"]:  # whatever the dream did last to the Bergen turn (e.g. a tier move)
+        assert stats[op]["correct"] == 1

@@ -84,12 +84,17 @@ def test_the_cache_is_bounded_and_old_entries_leave(tmp_path: Path) -> None:
         assert dropped == 2  # s1's entries were past the ttl
 
 
-def test_bad_input_is_refused(tmp_path: Path) -> None:
+def test_bad_input_is_refused_and_odd_questions_do_not_break_it(tmp_path: Path) -> None:
     with open_vault(tmp_path / "v.db") as vault:
         _seed(vault)
         with pytest.raises(InvalidInputError):
             vault.prefetch("  ")
         assert vault.store.list_docs("default", "prefetch") == []
+        for odd in ("Is Tobias {really} in {0}?", "Tobias, Tobias, Tobias?", "{}{} Tobias"):
+            vault.recall(odd)
+            vault.recall(odd)
+        warmed = [w["query"] for w in vault.prefetch("s1")["warmed"]]
+        assert "Is Lena {really} in {0}?" in warmed or "Lena, Lena, Lena?" in warmed
 
 
 def test_the_server_prefetches_after_a_sessions_writes(tmp_path: Path) -> None:
