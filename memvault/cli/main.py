@@ -240,11 +240,12 @@ def profile(
         data = vault.profile(namespace=namespace, now=parse_time(now, "--now"))
 
     def render() -> None:
-        table = Table("window", "entities", "intents", "recalls")
+        table = Table("window", "entities", "topics", "intents", "recalls")
         for days, w in data["windows"].items():
             ents = ", ".join(f"{escape(n)} {c}" for n, c in w["entities"][:6]) or "-"
+            topics = "; ".join(f"{escape(n)} {c}" for n, c in w["topics"][:3]) or "-"
             intents = ", ".join(f"{i} {c}" for i, c in w["intents"]) or "-"
-            table.add_row(f"{days} days", ents, intents, str(w["recalls"]))
+            table.add_row(f"{days} days", ents, topics, intents, str(w["recalls"]))
         console.print(table)
         console.print(f"rising: {', '.join(data['rising']) or '-'}")
         console.print(f"cooling: {', '.join(data['cooling']) or '-'}")

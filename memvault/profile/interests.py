@@ -12,7 +12,8 @@ days by default), from what was written (entities the episodes mention) and what
   ``quiet``, not everything cooling).
 
 Windows are whole days and read the diary's complete daily snapshots (memvault.profile.diary)
-where they exist; topics (communities) are not in the windows yet.
+where they exist. **Topics**: the attention of the entities of each community of the last
+dream's partition (communities of one are left out), summed.
 """
 
 from __future__ import annotations
@@ -21,9 +22,27 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from memvault.changes.apply import COMMUNITIES
 from memvault.config import ProfileSettings
 from memvault.kg.store import Store
 from memvault.profile.diary import attention
+
+
+def _topics(store: Store, namespace: str) -> dict[str, str]:
+    """Entity name → the label of its community in the last dream's partition (its title
+    when one was written, else its three most mentioned members)."""
+    found = store.list_docs(namespace, COMMUNITIES, limit=1)
+    if not found:
+        return {}
+    communities = found[0].body.get("communities", [])
+    ids = [i for c in communities if c.get("size", 0) > 1 for i in c.get("members", [])]
+    names = {e.id: e.name for e in store.get_entities(namespace, ids)}
+    out: dict[str, str] = {}
+    for c in communities:
+        if c.get("size", 0) > 1:
+            label = c.get("title") or " / ".join(c.get("top", [])[:3])
+            out.update({names[i]: label for i in c.get("members", []) if i in names})
+    return out
 
 
 def profile(store: Store, namespace: str, now: datetime, s: ProfileSettings) -> dict[str, Any]:
@@ -35,6 +54,7 @@ def profile(store: Store, namespace: str, now: datetime, s: ProfileSettings) -> 
     days = {today - timedelta(days=n) for n in range(longest)}
     per_day = attention(store, namespace, days)
     by_name = {n.lower(): n for m, _, _ in per_day.values() for n in m}
+    topic_of = _topics(store, namespace)
     windows: dict[str, Any] = {}
     counts: dict[int, Counter[str]] = {}
     for width in sorted(s.windows):
@@ -46,8 +66,13 @@ def profile(store: Store, namespace: str, now: datetime, s: ProfileSettings) -> 
             c.update({by_name.get(n.lower(), n): k for n, k in asked.items()})
             intents.update(asked_intents)
         counts[width] = c
+        topics: Counter[str] = Counter()
+        for name, n in c.items():
+            if name in topic_of:
+                topics[topic_of[name]] += n
         windows[str(width)] = {
             "entities": c.most_common(s.top),
+            "topics": topics.most_common(s.top),
             "intents": intents.most_common(),
             "recalls": sum(intents.values()),
         }

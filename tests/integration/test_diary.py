@@ -147,3 +147,16 @@ def test_the_command_and_the_route(tmp_path: Path) -> None:
         bad = client.get("/v1/ns/default/diary", params={"date": "03/08/2026"})
     assert ok.status_code == 200 and ok.json()["date"] == day
     assert bad.status_code == 422 and "date" in json.dumps(bad.json())
+
+
+def test_the_profile_windows_name_topics_from_the_last_dreams_communities(tmp_path: Path) -> None:
+    with open_vault(tmp_path / "v.db") as vault:
+        _history(vault)
+        assert all(w["topics"] == [] for w in vault.profile()["windows"].values())  # no dream
+        vault.dream(apply=True, force=True)
+        topics = dict(vault.profile()["windows"]["7"]["topics"])
+        assert topics, "the dream's communities give the window its topics"
+        entities = dict(vault.profile()["windows"]["7"]["entities"])
+        # a topic's attention is the sum of its members' (each entity in one community)
+        assert sum(topics.values()) <= sum(entities.values())
+        assert any("Ana" in label or "Tobias" in label for label in topics)
