@@ -225,7 +225,7 @@ class MemVault(Background, PersonaMethods, InteropMethods):
                 session_id,
                 result.prefetched,
             )
-            self.store.apply(Batch(namespace=ns, docs=[doc], quiet=True))
+            self.store.apply(Batch(namespace=ns, docs=[doc], quiet=True, durable=False))
             result.hint = recall_log.hint(self.store, ns, query)
         return result
 
@@ -323,7 +323,7 @@ class MemVault(Background, PersonaMethods, InteropMethods):
         docs = prefetch.warm_docs(session_id, warmed, mark, s.k, at)
         keep = {d.id for d in docs}
         drop = prefetch.stale(self.store, ns, session_id, keep, at, s)
-        self.store.apply(Batch(namespace=ns, docs=docs, drop_docs=drop, quiet=True))
+        self.store.apply(Batch(namespace=ns, docs=docs, drop_docs=drop, quiet=True, durable=False))
         return {
             "session_id": session_id,
             "warmed": [{"query": p.query, "why": p.why} for p in predictions],

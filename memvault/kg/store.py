@@ -76,6 +76,9 @@ class Batch:
     # documents that describe no record (the recall log): the namespace's watermark stays,
     # so caches keyed on it and the dream's view of what changed are not disturbed
     quiet: bool = False
+    # False: a power cut may lose this batch if it was the last (the recall log, prefetch
+    # entries): the embedded store then commits it without waiting for the disk
+    durable: bool = True
 
     def add(self, record: Session | Episode | Entity | Fact | Mention) -> None:
         """Upsert one record of any kind."""

@@ -318,6 +318,14 @@ def test_docs_upsert_list_newest_first_filter_by_status_and_stay_in_namespace(
     assert store.get_docs(NS, "run", ["missing", "r1"])[0].id == "r1"
 
 
+def test_a_batch_that_need_not_wait_for_the_disk_is_written_like_any_other(store: Store) -> None:
+    store.apply(Batch(namespace=NS, docs=[Doc("log", "l1", {"q": 1})], quiet=True, durable=False))
+    assert [d.id for d in store.list_docs(NS, "log")] == ["l1"]
+    conn = getattr(store, "_conn", None)
+    if conn is not None:  # the embedded store: back to waiting for the disk afterwards
+        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
 def test_dropped_docs_are_gone_and_only_those(store: Store) -> None:
     docs = [Doc(kind=k, id=f"d{i}", body={"n": i}) for i in range(3) for k in ("log", "diary")]
     store.apply(Batch(namespace=NS, docs=docs))

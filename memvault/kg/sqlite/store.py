@@ -49,6 +49,7 @@ class SQLiteStore(Inventory, Store):
             )
             self._conn.execute("PRAGMA journal_mode = WAL")
             self._conn.execute(f"PRAGMA synchronous = {synchronous}")
+            self._synchronous = synchronous.upper()
             self._conn.execute("PRAGMA busy_timeout = 30000")
             migrate(self._conn, self.path)
         except sqlite3.DatabaseError as exc:
@@ -97,8 +98,16 @@ class SQLiteStore(Inventory, Store):
     def apply(self, batch: Batch) -> int:
         batch.check()
         try:
-            with self.transaction():
-                return write_batch(self._conn, batch)
+            with self._lock:
+                relaxed = not batch.durable and self._depth == 0 and self._synchronous == "FULL"
+                if relaxed:  # WAL + NORMAL: the commit does not wait for an fsync
+                    self._conn.execute("PRAGMA synchronous = NORMAL")
+                try:
+                    with self.transaction():
+                        return write_batch(self._conn, batch)
+                finally:
+                    if relaxed:
+                        self._conn.execute("PRAGMA synchronous = FULL")
         except sqlite3.Error as exc:
             if "readonly" in str(exc):
                 raise UnusableStoreError(
