@@ -69,7 +69,7 @@ def diary_check(c: Container, skip: list[str]) -> list[str]:
     done = []
     for ns in c.store.namespaces():
         if ns not in skip:
-            write_snapshots(c.store, ns, c.clock.now(), c.settings.profile)
+            write_snapshots(c.store, ns, c.clock.now(), c.settings.profile, c.llm)
             done.append(ns)
     return done
 

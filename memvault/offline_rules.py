@@ -106,6 +106,15 @@ def _updates(inputs: Mapping[str, Any]) -> BaseModel:
     return rule_verdicts(inputs["pairs"])
 
 
+def _intents(inputs: Mapping[str, Any]) -> BaseModel:
+    from memvault.llm.prompts import IntentLabel, IntentLabels
+    from memvault.profile.recall_log import intent
+
+    return IntentLabels(
+        labels=[IntentLabel(id=q["id"], intent=intent(q["query"])) for q in inputs["queries"]]
+    )
+
+
 def offline_handlers() -> dict[str, Handler]:
     return {
         "extract": _extract,
@@ -117,4 +126,5 @@ def offline_handlers() -> dict[str, Handler]:
         "digest": _digest,
         "persona": _persona,
         "updates": _updates,
+        "intents": _intents,
     }

@@ -292,7 +292,9 @@ class MemVault(Background, PersonaMethods, InteropMethods):
         and the recall log's retention (the dream and the nightly check do this)."""
         from memvault.profile.diary import write_snapshots
 
-        return write_snapshots(self.store, self.ns(namespace), self.now(now), self.settings.profile)
+        return write_snapshots(
+            self.store, self.ns(namespace), self.now(now), self.settings.profile, self.c.llm
+        )
 
     def prefetch(
         self, session_id: str, *, namespace: str | None = None, now: datetime | None = None

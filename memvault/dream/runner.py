@@ -166,7 +166,7 @@ class Dreamer:
             if janitor.get("ran_at"):
                 self._save_janitor(namespace, janitor, plan.run_id)
             if stages is STAGES:  # a whole dream: the gate's state moves on, the diary's page
-                write_snapshots(self.c.store, namespace, now, self.c.settings.profile)
+                write_snapshots(self.c.store, namespace, now, self.c.settings.profile, self.c.llm)
                 self.c.coord.put(
                     state_key(namespace),
                     {

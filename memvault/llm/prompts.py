@@ -356,3 +356,32 @@ def updates_v1(pairs: Sequence[Mapping[str, Any]]) -> Prompt[UpdateVerdicts]:
         response_model=UpdateVerdicts,
         inputs={"pairs": list(pairs)},
     )
+
+
+class IntentLabel(BaseModel):
+    id: str
+    intent: str
+
+
+class IntentLabels(BaseModel):
+    labels: list[IntentLabel] = Field(default_factory=list)
+
+
+_INTENTS_SYSTEM = (
+    "Label what each question asks for, with exactly one of: {labels} (lookup: it names a "
+    "thing to find rather than asking). JSON: {{'labels': [{{'id', 'intent'}}]}}."
+)
+
+
+def intents_v1(queries: Sequence[Mapping[str, str]], labels: Sequence[str]) -> Prompt[IntentLabels]:
+    """``queries``: [{id, query}]."""
+    return Prompt(
+        name="intents",
+        version=1,
+        messages=[
+            {"role": "system", "content": _INTENTS_SYSTEM.format(labels=", ".join(labels))},
+            {"role": "user", "content": json.dumps({"queries": list(queries)})},
+        ],
+        response_model=IntentLabels,
+        inputs={"queries": list(queries)},
+    )

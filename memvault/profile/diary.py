@@ -24,7 +24,7 @@ from memvault.errors import InvalidInputError
 from memvault.kg.centrality import personalized_pagerank
 from memvault.kg.model import Entity, Episode, Fact, Mention
 from memvault.kg.store import Batch, Doc, Store
-from memvault.profile.recall_log import LOG, intent, names
+from memvault.profile.recall_log import LOG, intent, names, relabel
 
 DIARY = "diary"
 
@@ -123,14 +123,19 @@ def compute(store: Store, namespace: str, day: date, top: int) -> dict[str, Any]
     return _page(day, counts[day], counts[day - timedelta(days=1)], top)
 
 
-def write_snapshots(store: Store, namespace: str, now: datetime, s: ProfileSettings) -> list[str]:
+def write_snapshots(
+    store: Store, namespace: str, now: datetime, s: ProfileSettings, llm: Any = None
+) -> list[str]:
     """Today's snapshot (partial: the day is not over) and yesterday's (complete) unless it
-    is already complete; drops snapshots and recall-log entries past their retention.
-    Quiet: it moves no watermark. The dates written."""
+    is already complete; drops snapshots and recall-log entries past their retention; with a
+    model configured, it first labels the intents of those days' questions (off the request
+    path). Quiet: it moves no watermark. The dates written."""
     today = now.astimezone(UTC).date()
     yesterday = today - timedelta(days=1)
     done = store.get_docs(namespace, DIARY, [yesterday.isoformat()])
     days = [today] if done and done[0].status == "complete" else [yesterday, today]
+    if llm is not None:
+        relabel(store, namespace, llm, _start(min(days)))
     counts = day_counts(store, namespace, {d - timedelta(days=n) for d in days for n in (0, 1)})
     docs = [
         Doc(

@@ -34,6 +34,7 @@ _STOP = set(
     "these those there here can could would should will shall may might must has have had "
     "please tell any some now currently still again today".split()
 )
+LABELS = ("where", "when", "who", "what", "how", "why", "lookup")
 _INTENTS = [
     ("where", "where"),
     ("when", "when"),
@@ -106,6 +107,42 @@ def hint(store: Store, namespace: str, query: str) -> str | None:
         f"this has failed before ({g['fail_count']}× marked incorrect, last "
         f"{str(g['last_fail_at'])[:10]}): consider adding the answer"
     )
+
+
+def relabel(
+    store: Store, namespace: str, llm: Any, since: datetime, batch: int = 50
+) -> dict[str, int]:
+    """The configured model's intent for the questions logged since ``since`` that only the
+    rule labelled (at recall time, the rule: no model call on the request path). Offline,
+    nothing to do: the rule already spoke. A label outside :data:`LABELS` keeps the rule's."""
+    from memvault.llm.offline import OfflineProvider
+    from memvault.llm.prompts import intents_v1
+
+    if isinstance(llm, OfflineProvider):
+        return {"relabelled": 0, "model_calls": 0}
+    todo = [
+        d
+        for d in store.list_docs(namespace, LOG, limit=1_000_000)
+        if d.created_at is not None and d.created_at >= since and d.body.get("intent_by") != "model"
+    ]
+    changed, calls = 0, 0
+    for start in range(0, len(todo), batch):
+        chunk = todo[start : start + batch]
+        asked = [
+            {"id": f"q{n}", "query": str(d.body.get("query", ""))} for n, d in enumerate(chunk)
+        ]
+        answer = llm.complete(intents_v1(asked, LABELS), call_site="profile.intents")
+        calls += 1
+        said = {a.id: a.intent.strip().lower() for a in answer.labels}
+        docs = []
+        for n, d in enumerate(chunk):
+            label = said.get(f"q{n}")
+            if label in LABELS:
+                body = {**d.body, "intent": label, "intent_by": "model"}
+                docs.append(Doc(LOG, d.id, body, status=d.status, created_at=d.created_at))
+                changed += int(label != d.body.get("intent"))
+        store.apply(Batch(namespace=namespace, docs=docs, quiet=True, durable=False))
+    return {"relabelled": changed, "model_calls": calls}
 
 
 def returned(store: Store, namespace: str, recall_id: str) -> list[str]:

@@ -160,3 +160,28 @@ def test_the_profile_windows_name_topics_from_the_last_dreams_communities(tmp_pa
         # a topic's attention is the sum of its members' (each entity in one community)
         assert sum(topics.values()) <= sum(entities.values())
         assert any("Ana" in label or "Tobias" in label for label in topics)
+
+
+def test_a_configured_model_labels_intents_off_the_request_path(tmp_path: Path) -> None:
+    """At recall time the rule labels the intent (no model call on the request path); the
+    diary's background step asks the configured model, and its label is kept only when it
+    is one of the known ones."""
+    from memvault.llm import LiteLLMProvider
+    from memvault.profile.recall_log import relabel
+
+    with open_vault(tmp_path / "v.db") as vault:
+        _history(vault)  # "Where is the Lisbon flat?" (where), "Who is Ana?" (who)
+        logs = sorted(vault.store.list_docs("default", LOG), key=lambda d: d.created_at)
+        assert [d.body["intent"] for d in logs] == ["where", "who"]
+        answer = {"labels": [{"id": "q0", "intent": "lookup"}, {"id": "q1", "intent": "gossip"}]}
+        llm = LiteLLMProvider("gpt-4o-mini", mock_response=json.dumps(answer))
+        since = NOW - 3 * DAY
+        out = relabel(vault.store, "default", llm, since)
+        assert out["model_calls"] == 1
+        by_query = {d.body["query"]: d.body for d in vault.store.list_docs("default", LOG)}
+        newest_first = [d.body["query"] for d in vault.store.list_docs("default", LOG)]
+        first = by_query[newest_first[0]]  # q0 is the newest (the log lists newest first)
+        assert first["intent"] == "lookup" and first["intent_by"] == "model"
+        second = by_query[newest_first[1]]  # "gossip" is not a label: the rule's stays
+        assert second["intent"] in {"where", "who"} and second.get("intent_by") != "model"
+        assert relabel(vault.store, "default", vault.c.llm, since)["model_calls"] == 0  # offline
