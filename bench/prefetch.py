@@ -66,10 +66,13 @@ class Tally:
         self.jobs: list[float] = []
 
     def ask(self, vault: MemVault, query: str, ns: str, session: str, now: datetime) -> None:
+        # each measured recall meets the question for the first time (no cached query vector)
+        vault.recaller._query_vectors.clear()
         started = time.perf_counter()
         got = vault.recall(query, namespace=ns, session_id=session, now=now)
         spent = time.perf_counter() - started
         (self.warm if got.prefetched else self.cold).append(spent)
+        vault.recaller._query_vectors.clear()
         started = time.perf_counter()
         vault.recall(query, namespace=ns, now=now)
         self.baseline.append(time.perf_counter() - started)
