@@ -100,6 +100,9 @@ class DreamIn(Strict):
 class FoldIn(Strict):
     apply: bool = Field(default=False, description="False: how many episodes each type would read.")
     rebuild: bool = Field(default=False, description="Start every digest over (with apply).")
+    undo: bool = Field(
+        default=False, description="Undo each type's last fold run (restored only with apply)."
+    )
 
 
 class AttitudeIn(Strict):

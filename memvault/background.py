@@ -188,6 +188,16 @@ class Background:
         folder = Folder(self.store, self.c.llm, self.settings.fold)
         return folder.fold(self.ns(namespace), now=self.now(now), apply=apply, rebuild=rebuild)
 
+    def undo_fold(
+        self, *, namespace: str | None = None, apply: bool = False
+    ) -> dict[str, dict[str, Any]]:
+        """Undo each type's last applied fold run (without ``apply``: what would be
+        restored); the episodes it read are folded again by the next run."""
+        from memvault.folds import Folder
+
+        folder = Folder(self.store, self.c.llm, self.settings.fold)
+        return folder.undo(self.ns(namespace), apply=apply)
+
     def primer(self, *, namespace: str | None = None, budget_tokens: int | None = None) -> Primer:
         """The block to load at session start: the type digests and what waits for a human,
         within ``budget_tokens`` (default ``fold.primer_tokens``), with its economics."""

@@ -99,6 +99,18 @@ class Cell:
     raw_chars: int = 0  # their text, for the primer's economics
     updated_at: str | None = None
     history: list[dict[str, Any]] = field(default_factory=list)  # earlier digests, newest first
+    before: dict[str, Any] | None = None  # the cell before the last applied run (for undo)
+
+    def state(self) -> dict[str, Any]:
+        """What undo restores: everything but the history and the undo point."""
+        return {
+            "digest": self.digest,
+            "cursor": list(self.cursor) if self.cursor else None,
+            "watermark": self.watermark,
+            "episodes": self.episodes,
+            "raw_chars": self.raw_chars,
+            "updated_at": self.updated_at,
+        }
 
     def doc(self) -> Doc:
         body = {
@@ -110,6 +122,7 @@ class Cell:
             "raw_chars": self.raw_chars,
             "updated_at": self.updated_at,
             "history": self.history,
+            "before": self.before,
         }
         return Doc(kind=KIND, id=self.type.value, body=body)
 
@@ -125,6 +138,7 @@ class Cell:
             raw_chars=int(b.get("raw_chars", 0)),
             updated_at=b.get("updated_at"),
             history=list(b.get("history", [])),
+            before=b.get("before"),
         )
 
 
@@ -164,6 +178,7 @@ class Folder:
         """Fold what is new into each type's digest. Without ``apply``, only counts what a
         run would read. ``on_batch(type, done)`` is called after each committed batch."""
         state = cells(self.store, namespace)
+        original = {t: Cell.from_doc(c.doc()) for t, c in state.items()}
         if rebuild:
             state = {t: Cell(type=t, history=self._push(c)) for t, c in state.items()}
         low = min(c.watermark for c in state.values())
@@ -175,6 +190,8 @@ class Folder:
             if not apply:
                 continue
             size = self.s.batch_notes
+            if fresh or rebuild:
+                cell.before = original[t].state()  # undo goes back to here, one run
             for start in range(0, len(fresh), size):
                 part = fresh[start : start + size]
                 self._fold_batch(namespace, cell, part, now)
@@ -186,6 +203,39 @@ class Folder:
                 cell.watermark = changes.watermark
                 self.store.apply(Batch(namespace=namespace, docs=[cell.doc()]))
         return FoldReport(namespace=namespace, applied=apply, per_type=report)
+
+    def undo(self, namespace: str, *, apply: bool = False) -> dict[str, dict[str, Any]]:
+        """Each cell's last applied fold run undone: its digest, cursor and counts as they
+        were before it (the episodes it read are folded again by the next run). Without
+        ``apply``, what would be restored. One step: an undone cell has nothing more to
+        undo until it folds again."""
+        out: dict[str, dict[str, Any]] = {}
+        docs = []
+        for t, cell in cells(self.store, namespace).items():
+            if cell.before is None:
+                continue
+            b = cell.before
+            out[t.value] = {
+                "digest_now": cell.digest,
+                "digest_restored": b["digest"],
+                "episodes_now": cell.episodes,
+                "episodes_restored": b["episodes"],
+            }
+            if apply:
+                restored = Cell(
+                    type=t,
+                    digest=b["digest"],
+                    cursor=(b["cursor"][0], b["cursor"][1]) if b.get("cursor") else None,
+                    watermark=int(b["watermark"]),
+                    episodes=int(b["episodes"]),
+                    raw_chars=int(b["raw_chars"]),
+                    updated_at=b.get("updated_at"),
+                    history=self._push(cell),  # the undone digest stays readable
+                )
+                docs.append(restored.doc())
+        if docs:
+            self.store.apply(Batch(namespace=namespace, docs=docs))
+        return out
 
     def _fresh(self, cell: Cell, episodes: Sequence[Episode]) -> list[Episode]:
         out = [

@@ -124,7 +124,11 @@ def inbox_dismiss(body: IdsIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
 
 @router.post("/fold")
 def fold(body: FoldIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
-    """Fold new episodes into each memory type's digest (a dry run unless ``apply``)."""
+    """Fold new episodes into each memory type's digest (a dry run unless ``apply``);
+    ``undo``: each type's digest as it was before its last run (a preview unless ``apply``)."""
+    if body.undo:
+        undone = vault.undo_fold(namespace=ns, apply=body.apply)
+        return {"namespace": ns, "applied": body.apply, "undone": undone}
     report = vault.fold(namespace=ns, apply=body.apply, rebuild=body.rebuild)
     return {"namespace": ns, "applied": report.applied, "types": report.per_type}
 

@@ -20,10 +20,33 @@ def fold(
         bool,
         typer.Option("--rebuild", help="Start every digest over from all episodes (with --apply)."),
     ] = False,
+    undo: Annotated[
+        bool,
+        typer.Option(
+            "--undo", help="Undo each type's last fold run (a preview; with --apply, restore)."
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Fold new episodes into each memory type's digest, rewritten in place within a hard
-    budget (fold.budget_tokens). A second run with nothing new reads nothing."""
+    budget (fold.budget_tokens). A second run with nothing new reads nothing. --undo gives
+    back each digest as it was before its last run."""
+    if undo:
+        with open_vault() as vault:
+            undone = vault.undo_fold(namespace=namespace, apply=apply)
+
+        def show() -> None:
+            for t, v in undone.items():
+                console.print(
+                    f"{t}: {v['episodes_now']} → {v['episodes_restored']} episodes covered"
+                )
+            if not undone:
+                console.print("nothing to undo")
+            elif not apply:
+                console.print("preview: nothing restored (add --apply)")
+
+        emit({"applied": apply, "types": undone}, as_json, show)
+        return
     with open_vault() as vault:
         report = vault.fold(namespace=namespace, apply=apply, rebuild=rebuild)
     data = {"namespace": report.namespace, "applied": report.applied, "types": report.per_type}

@@ -20,6 +20,7 @@ from memvault import FixedClock, MemVault
 from memvault.embed import HashingEmbedder
 from memvault.errors import ConfigError, InvalidBatchError, InvalidInputError
 from memvault.folds import clip, extractive_fold, tokens
+from memvault.kg.model import MemoryType
 from memvault.llm import LiteLLMProvider
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
@@ -207,3 +208,31 @@ def test_digests_travel_in_the_logical_dump(tmp_path: Path) -> None:
     v1 += [x for x in lines[1:] if '"type": "fold"' not in x]
     with open_vault(tmp_path / "fourth.db") as old:
         assert old.import_(io.StringIO("\n".join(v1))).counts["fold"] == 0
+
+
+def test_undo_gives_back_each_digest_as_it_was_before_its_last_run(tmp_path: Path) -> None:
+    from memvault.folds import cells
+
+    with open_vault(tmp_path / "v.db") as vault:
+        history(vault, 30)
+        vault.fold(apply=True)
+        first = {t.value: c.digest for t, c in cells(vault.store, "default").items()}
+        history(vault, 20, start=30)
+        vault.fold(apply=True)
+        second = {t.value: c.digest for t, c in cells(vault.store, "default").items()}
+        assert second["episodic"] != first["episodic"]
+
+        preview = vault.undo_fold()
+        assert preview["episodic"]["episodes_restored"] < preview["episodic"]["episodes_now"]
+        assert cells(vault.store, "default")[MemoryType.EPISODIC].digest == second["episodic"]
+
+        vault.undo_fold(apply=True)
+        now = cells(vault.store, "default")
+        assert now[MemoryType.EPISODIC].digest == first["episodic"]
+        assert now[MemoryType.EPISODIC].history[0]["digest"] == second["episodic"]  # kept
+        assert vault.undo_fold() == {}  # one step back, no further
+
+        report = vault.fold(apply=True)  # the undone episodes are folded again
+        assert report.per_type["episodic"]["new"] > 0
+        again = cells(vault.store, "default")[MemoryType.EPISODIC].digest
+        assert again == second["episodic"]
