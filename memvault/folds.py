@@ -113,18 +113,8 @@ class Cell:
         }
 
     def doc(self) -> Doc:
-        body = {
-            "type": self.type.value,
-            "digest": self.digest,
-            "cursor": list(self.cursor) if self.cursor else None,
-            "watermark": self.watermark,
-            "episodes": self.episodes,
-            "raw_chars": self.raw_chars,
-            "updated_at": self.updated_at,
-            "history": self.history,
-            "before": self.before,
-        }
-        return Doc(kind=KIND, id=self.type.value, body=body)
+        body = {"type": self.type.value, **self.state(), "history": self.history}
+        return Doc(kind=KIND, id=self.type.value, body=body | {"before": self.before})
 
     @classmethod
     def from_doc(cls, doc: Doc) -> Cell:
