@@ -309,7 +309,9 @@ class MemVault(Background, PersonaMethods, InteropMethods):
         ns, at, s = self.ns(namespace), self.now(now), self.settings.prefetch
         if not session_id or not session_id.strip():
             raise InvalidInputError("is empty", field="session_id")
-        rising = profile(self.store, ns, at, self.settings.profile)["rising"]
+        rising = prefetch.rising_today(
+            self.store, ns, at, lambda: profile(self.store, ns, at, self.settings.profile)
+        )
         predictions = prefetch.predict(self.store, ns, session_id, s, rising)
         mark = self.store.watermark(ns)
         warmed = [

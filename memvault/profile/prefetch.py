@@ -22,15 +22,16 @@ queue), the SDK exposes it as :meth:`memvault.MemVault.prefetch`.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memvault.config import PrefetchSettings
-from memvault.kg.store import Doc, Store
+from memvault.kg.store import Batch, Doc, Store
 from memvault.profile.recall_log import LOG, names, signature
 
-PREFETCH = "prefetch"
+PREFETCH, RISING = "prefetch", "profile_rising"
 _SLOT = "\x00"  # where a name goes in a question shape (a query may hold any character)
 
 
@@ -108,6 +109,22 @@ def predict(
             if name in known:
                 add(shape.replace(_SLOT, name), f"'{shown}' is asked often; {name}: {source}")
     return list(out.values())
+
+
+def rising_today(
+    store: Store, namespace: str, now: datetime, compute: Callable[[], dict[str, Any]]
+) -> list[str]:
+    """The profile's rising names, computed once a day per namespace (the profile reads the
+    whole namespace; a session's prefetch must not) and kept as a document."""
+    day = now.astimezone(UTC).date().isoformat()
+    found = store.get_docs(namespace, RISING, [day])
+    if found:
+        return list(found[0].body.get("rising", []))
+    rising = list(compute()["rising"])
+    stale = [(RISING, d.id) for d in store.list_docs(namespace, RISING, limit=100) if d.id != day]
+    doc = Doc(RISING, day, {"rising": rising}, created_at=now)
+    store.apply(Batch(namespace=namespace, docs=[doc], drop_docs=stale, quiet=True, durable=False))
+    return rising
 
 
 def warm_docs(
