@@ -1,12 +1,15 @@
-"""Recall ablation: each signal off in turn, on LoCoMo and on the generated temporal-update
-benchmark, in one run. Each vault is built once (ingest through the evaluation contract);
-every configuration re-ranks the same questions with a Recaller built from its settings.
+"""Recall ablation: each signal off in turn, on LoCoMo, on the generated temporal-update
+benchmark and on the generated LongMemEval-style set (bench/longmem_data.py), in one run.
+Each vault is built once (ingest through the evaluation contract); every configuration
+re-ranks the same questions with a Recaller built from its settings.
 
     .venv/bin/python bench/recall_ablation.py --data ../shared/datasets/locomo
+    .venv/bin/python bench/recall_ablation.py --only "all signals" "no context"
 
 Prints one JSON line per configuration: LoCoMo recall@10 (overall non-adversarial and per
-category) and, on the temporal set, R@10 per category plus R@1 of the newest statement and
-"newest above every outdated" for questions about now.
+category); on the temporal set, R@10 per category plus R@1 of the newest statement and
+"newest above every outdated" for questions about now; on the long-memory set, R@10 per
+category.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from longmem import score as longmem_score
+from longmem_data import write as write_longmem
 from temporal_data import write
 from temporal_updates import score
 
@@ -38,6 +43,8 @@ CONFIGS: dict[str, dict[str, Any]] = {
     **{f"no {name}": {"channel_weights": {name: 0.0}} for name in OFF},
     "no age decay": {"decay_per_day": dict.fromkeys(TYPES, 0.0)},
     "dense only": {"channel_weights": {**OFF, "dense": 1.0}},
+    "lifts × own relevance^0.5": {"lift_exponent": 0.5},
+    "lifts × own relevance^1": {"lift_exponent": 1.0},
 }
 
 
@@ -99,17 +106,26 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=Path("../shared/datasets/locomo"))
     parser.add_argument("--people", type=int, default=12)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--users", type=int, default=6, help="long-memory set: users")
+    parser.add_argument("--only", nargs="*", default=None, help="only these configurations")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         lt_path, lq_path = args.data / "turns.jsonl", args.data / "questions.jsonl"
         tt_path, tq_path = write(Path(tmp) / "temporal", args.people, args.seed)
+        mt_path, mq_path = write_longmem(Path(tmp) / "longmem", args.users, 11)
         sets = []
-        for name, t, q in (("locomo", lt_path, lq_path), ("temporal", tt_path, tq_path)):
+        for name, t, q in (
+            ("locomo", lt_path, lq_path),
+            ("temporal", tt_path, tq_path),
+            ("longmem", mt_path, mq_path),
+        ):
             turns = read_jsonl(t, ("conv_id", "turn_id", "text"))
             questions = read_jsonl(q, ("conv_id", "question_id", "question"))
             sets.append((build(Path(tmp) / f"{name}.db", t, q), questions, last_times(turns)))
-        (lv, lq, llt), (tv, tq, tlt) = sets
+        (lv, lq, llt), (tv, tq, tlt), (mv, mq, mlt) = sets
         for name, over in CONFIGS.items():
+            if args.only and name not in args.only:
+                continue
             temporal = score(tq, rank(tv, tq, tlt, over), 10)
             row = {
                 "config": name,
@@ -117,10 +133,11 @@ def main() -> None:
                 "temporal": {
                     c: {m: v for m, v in r.items() if m != "n"} for c, r in temporal.items()
                 },
+                "longmem": longmem_score(mq, rank(mv, mq, mlt, over), 10),
             }
             print(json.dumps(row), flush=True)
-        lv.close()
-        tv.close()
+        for v in (lv, tv, mv):
+            v.close()
 
 
 if __name__ == "__main__":

@@ -74,7 +74,7 @@ class Recaller:
         base = self._base(c)
         score = self._context(c, base, vector)
         score = self._actor_bonus(c, score, self._named(c))
-        score = self._session(c, score)
+        score = self._session(c, score, base)
         verdicts = self._currency(c, query, vector, at, score, k)
         self._discount_lent(c, score, verdicts)
         return self._score(c, score, at, verdicts, k)
@@ -229,9 +229,11 @@ class Recaller:
                     / top
                 )
         score = dict(base)
+        best = max(base.values(), default=0.0)
         for anchor_id, ids in around.items():
             for i in ids:
-                lift = weight * base.get(("episode", anchor_id), 0.0)
+                own = self._own(base, ("episode", i), best)
+                lift = weight * base.get(("episode", anchor_id), 0.0) * own
                 if lift > c.signal["context"].get(("episode", i), 0.0):
                     c.signal["context"][("episode", i)] = lift
                     c.lent[("context", ("episode", i))] = anchor_id
@@ -239,7 +241,15 @@ class Recaller:
             score[key] = score.get(key, 0.0) + lift
         return score
 
-    def _session(self, c: Candidates, score: dict[Key, float]) -> dict[Key, float]:
+    def _own(self, base: dict[Key, float], key: Key, best: float) -> float:
+        """How much of a lift a memory takes: (its own relevance / the best)^lift_exponent."""
+        if self.s.lift_exponent == 0:
+            return 1.0
+        return float((max(base.get(key, 0.0), 0.0) / (best or 1.0)) ** self.s.lift_exponent)
+
+    def _session(
+        self, c: Candidates, score: dict[Key, float], base: dict[Key, float]
+    ) -> dict[Key, float]:
         weight = self.s.channel_weights.get("session", 0.0)
         if weight <= 0:
             return score
@@ -250,10 +260,12 @@ class Recaller:
             if e is not None and e.session_id is not None and value > best[e.session_id]:
                 best[e.session_id], source[e.session_id] = value, rid
         out = dict(score)
+        top = max(base.values(), default=0.0)
         for key in score:
             e = c.episodes.get(key[1]) if key[0] == "episode" else None
             if e is not None and e.session_id is not None:
-                c.signal["session"][key] = weight * best[e.session_id]
+                own = self._own(base, key, top)
+                c.signal["session"][key] = weight * best[e.session_id] * own
                 out[key] += c.signal["session"][key]
                 if e.session_id in source:
                     c.lent[("session", key)] = source[e.session_id]
