@@ -10,7 +10,6 @@ review.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -145,21 +144,6 @@ def merge_duplicate_facts(ws: Workspace, groups: Sequence[Sequence[str]]) -> int
     return merged
 
 
-# a statement about a moment: said on another day, it is another occurrence, not a duplicate
-_MOMENT = re.compile(
-    r"\b(today|tonight|yesterday|this (?:morning|afternoon|evening|week|weekend)|"
-    r"just (?:got back|finished|came back)|again|last night|earlier)\b",
-    re.IGNORECASE,
-)
-
-
-def _another_occurrence(a: Episode, b: Episode) -> bool:
-    """ "I went to salsa again this evening", said on two days, is two evenings."""
-    if a.occurred_at.date() == b.occurred_at.date():
-        return False
-    return bool(_MOMENT.search(a.content) or _MOMENT.search(b.content))
-
-
 def merge_near_duplicate_episodes(
     ws: Workspace,
     vectors: dict[str, np.ndarray],
@@ -170,9 +154,7 @@ def merge_near_duplicate_episodes(
 ) -> int:
     """Each new episode against every live episode of the same speaker: at cosine ≥
     ``threshold`` the higher-importance one (the older on a tie) absorbs the other's access
-    and reinforcement counts; the other is retired. A statement about a moment ("tonight",
-    "again") said on different days is two occurrences, never merged: counting them must
-    stay possible."""
+    and reinforcement counts; the other is retired."""
     live = [e for e in ws.episodes.values() if e.expired_at is None and e.id in vectors]
     if len(live) < 2:
         return 0
@@ -194,7 +176,6 @@ def merge_near_duplicate_episodes(
                     and b.expired_at is None
                     and speakers[row[a.id]] == speakers[other]
                     and a.type == b.type
-                    and not _another_occurrence(a, b)
                 ):
                     _merge_episodes(ws, a, b, float(sims[n, other]))
                     merged += 1

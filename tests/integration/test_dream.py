@@ -73,31 +73,6 @@ def test_dry_run_changes_nothing_and_shows_every_change(maya: MemVault) -> None:
     assert maya.dream_runs() == []  # a dry run records nothing
 
 
-def test_a_moment_said_on_two_days_is_two_occurrences_not_a_duplicate(tmp_path: Path) -> None:
-    """Merging "I went to salsa again this evening" from two evenings would make "how many
-    times did I go?" unanswerable; a restated preference still merges."""
-    with MemVault.open(tmp_path / "v.db", embedder=HashingEmbedder(), clock=FixedClock(LATER)) as v:
-        for n, session in ((0, "a"), (7, "b")):
-            v.write("I went to salsa again this evening.", speaker="Ines", session_id=session,
-                    now=day(n))  # fmt: skip
-            v.write("I really enjoy surfing on weekends.", speaker="Ines", session_id=session,
-                    now=day(n) + timedelta(minutes=5))  # fmt: skip
-        # the same evening, said twice (other punctuation: an identical text is not written twice)
-        v.write(
-            "I went to salsa again this evening!",
-            speaker="Ines",
-            session_id="b",
-            now=day(7) + timedelta(minutes=9),
-        )
-        result = v.dream(force=True)
-    merged = [c for c in result.plan.changes if c.op == "consolidate.merge_episode"]
-    texts = {c.before["content"] for c in merged if c.before}
-    assert "I really enjoy surfing on weekends." in texts  # a restatement merges
-    retired = [c for c in merged if c.after and c.after.get("expired_at")]
-    salsa = [c for c in retired if "salsa" in c.after["content"]]
-    assert len(salsa) == 1  # only the same evening's repeat; the other evening stays
-
-
 def test_apply_resolves_the_move_and_undo_restores_the_dump_exactly(maya: MemVault) -> None:
     before = dump(maya)
     assert sorted(lives_in(maya)) == ["Berlin", "Lisbon"]
