@@ -124,6 +124,9 @@ def ingest(
         totals = _write_batches(vault, parsed, ns, not as_json and interactive())
         if parsed.facts:
             totals["facts_written"] = len(vault.add_facts(parsed.facts, namespace=ns))
+        # a bulk load is where a namespace grows past the approximate index's threshold:
+        # build it here, not in the first recall
+        totals["search"] = vault.store.prepare_search(ns)
     report = {
         "namespace": ns,
         **totals,

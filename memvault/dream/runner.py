@@ -165,6 +165,9 @@ class Dreamer:
             janitor = report["stages"].get("janitor", {})
             if janitor.get("ran_at"):
                 self._save_janitor(namespace, janitor, plan.run_id)
+            self.c.store.prepare_search(
+                namespace
+            )  # the worker builds the vector index, not a recall
             if stages is STAGES:  # a whole dream: the gate's state moves on, the diary's page
                 write_snapshots(self.c.store, namespace, now, self.c.settings.profile, self.c.llm)
                 self.c.coord.put(

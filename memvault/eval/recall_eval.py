@@ -192,6 +192,8 @@ def ingest_turns(
         last_time[conv_id] = max(when, last_time.get(conv_id, when))
         if on_progress:
             on_progress(len(episodes))
+    for conv_id in last_time:
+        vault.store.prepare_search(namespace_for(conv_id))  # indexes built before questions
     return last_time
 
 

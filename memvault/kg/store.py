@@ -294,6 +294,13 @@ class Store(ABC):
     def sessions_active_since(self, namespace: str, since: datetime | None) -> int:
         """How many sessions had activity (``last_at``) after ``since`` (None: all)."""
 
+    def prepare_search(self, namespace: str) -> dict[str, str]:
+        """Build what search needs before the first query asks (the embedded store's
+        approximate vector index, saved for other processes); per kind, how search will run.
+        Off the request path: the dream's worker and bulk ingest call it. Stores whose server
+        keeps its own indexes need nothing."""
+        return {}
+
     # -- documents ------------------------------------------------------------------------
     @abstractmethod
     def get_docs(self, namespace: str, kind: str, ids: Sequence[str]) -> list[Doc]: ...

@@ -219,3 +219,25 @@ def test_the_graph_walk_finds_what_exact_search_finds_after_deletes_and_replacem
     assert found / 1000 >= 0.95
     approx.close()
     exact.close()
+
+
+def test_the_index_is_built_off_the_request_path_and_loaded_by_the_next_process(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """prepare_search (the dream's worker, bulk ingest) builds and saves the index, so no
+    recall pays for it: a new process loads it instead of building."""
+    path = tmp_path / "v.db"
+    rng = np.random.default_rng(3)
+    small = SQLiteStore(path, index=IndexSettings(ann_min_vectors=500))
+    small.apply(episodes(0, 100, rng))
+    assert small.prepare_search(NS)["episode"] == "exact"  # below the threshold
+    small.apply(episodes(100, 500, rng))
+    assert small.prepare_search(NS)["episode"] == "approximate"
+    assert small._vectors.mode(NS, "episode") == "approximate"  # before any search
+    small.close()
+    caplog.set_level(logging.INFO, logger="memvault.kg.sqlite.vectors")
+    again = SQLiteStore(path, index=IndexSettings(ann_min_vectors=500))
+    again.vector_topk(NS, "episode", rng.standard_normal(DIM).astype(np.float32), 10)
+    assert again._vectors.mode(NS, "episode") == "approximate"
+    assert not any("building the vector index" in r.message for r in caplog.records)
+    again.close()

@@ -278,6 +278,13 @@ class SQLiteStore(Inventory, Store):
         with self._lock:
             return self._vectors.topk(self._conn, namespace, kind, query, k)
 
+    def prepare_search(self, namespace: str) -> dict[str, str]:
+        with self._lock:
+            return {
+                kind: self._vectors.prepare(self._conn, namespace, kind)
+                for kind in ("episode", "fact", "entity")
+            }
+
     def keyword_topk(
         self, namespace: str, kind: VectorKind, terms: Sequence[str], k: int
     ) -> list[tuple[str, float]]:

@@ -111,6 +111,17 @@ class VectorCache:
             order = top[np.argsort(-scores[top])]
         return [(m.ids[i], float(scores[i])) for i in order]
 
+    def prepare(self, conn: sqlite3.Connection, namespace: str, kind: str) -> str:
+        """Build (or load and catch up) the approximate index now and save it, so the first
+        recall after a namespace grew past ``min_vectors`` does not pay for it: ``approximate``
+        when there is one, else ``exact``."""
+        _, seq = _state(conn, namespace, kind)
+        index = self._ann(conn, namespace, kind, 0, seq)
+        if index is None:
+            return "exact"
+        index.save()
+        return "approximate"
+
     @staticmethod
     def _check_dim(q: np.ndarray, dim: int) -> None:
         if q.shape[0] != dim:
