@@ -271,11 +271,11 @@ def test_lint_cli_json_and_a_bad_ontology_exit_code(tmp_path: Path) -> None:
     runner.invoke(app, ["write", "I live in Porto.", "--speaker", "Ana"], env=env)
     ok = runner.invoke(app, ["lint", "--json"], env=env)
     assert ok.exit_code == 0, ok.output
-    assert json.loads(ok.output)["levels"] == ["structure", "grounding", "llm"]
+    assert json.loads(ok.output)["levels"] == ["structure", "grounding", "claims", "llm"]
     bad = tmp_path / "bad.yaml"
     bad.write_text("predicates:\n  lives_in:\n    domain: [planet]\n")
     refused = runner.invoke(app, ["lint", "--ontology", str(bad)], env=env)
     assert refused.exit_code == 2
     assert "bad.yaml:3" in refused.output and "planet" in refused.output
     level = runner.invoke(app, ["lint", "--level", "vibes"], env=env)
-    assert level.exit_code == 2 and "structure, grounding, llm" in level.output
+    assert level.exit_code == 2 and "structure, grounding, claims, llm" in level.output
