@@ -102,6 +102,12 @@ class RecallSettings(BaseModel):
         default=1.3, ge=1, description="...of a current fact about what the query asks."
     )
     currency_max_facts: int = Field(default=5000, ge=1, description="Facts read per recall.")
+    currency_statements: int = Field(
+        default=20,
+        ge=0,
+        le=200,
+        description="Statements of the asked attribute looked for by their usual words.",
+    )
     currency_facts_checked: int = Field(
         default=10,
         ge=0,

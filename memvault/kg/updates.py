@@ -133,6 +133,18 @@ QUESTION_WORDS: dict[str, tuple[str, ...]] = {
     ),
 }
 
+# words a statement of each attribute tends to use: to look for such statements beyond what
+# the question's own words found (a question says "work", a statement "signed the contract")
+STATEMENT_WORDS: dict[str, tuple[str, ...]] = {
+    "residence": ("live", "moved", "relocated", "based", "settled", "flat", "apartment", "home"),
+    "employer": ("work", "job", "started", "joined", "hired", "contract", "company", "day"),
+    "team": ("team", "squad"),
+    "manager": ("manager", "boss", "report"),
+    "school": ("study", "studying", "university", "college", "enrolled", "student"),
+    "diet": ("vegetarian", "vegan", "pescatarian", "diet", "eating", "meat", "gluten"),
+    "partner": ("partner", "girlfriend", "boyfriend", "seeing", "dating", "together", "met"),
+}
+
 # the newer statement adds a value rather than replacing one
 _ADDS = re.compile(r"\b(also|too|as well|another|second|in addition)\b", re.IGNORECASE)
 # someone else is the subject: "my sister moved to Rome"; "she lives in Oslo" (but "they

@@ -29,9 +29,10 @@ from memvault.config import RecallSettings
 from memvault.embed import Embedder
 from memvault.kg.model import Episode, Fact, normalize_name
 from memvault.kg.store import FactQuery, Store
+from memvault.kg.updates import STATEMENT_WORDS, asked_attributes, statements
 from memvault.recall import episode_updates
 from memvault.recall.candidates import Candidates, Key
-from memvault.recall.currency import Assessment, Verdict, assess
+from memvault.recall.currency import Assessment, Verdict, assess, is_history_question
 from memvault.recall.query import keyword_terms, name_candidates
 from memvault.recall.results import Hit
 from memvault.recall.scoring import Factors, score_episode, score_fact
@@ -355,6 +356,7 @@ class Recaller:
         c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, sorted(wanted))})
         ids = {e.id for e in leading}
         judged_set = leading + [c.episodes[i] for i in sorted(sources - ids) if i in c.episodes]
+        judged_set += [e for e in self._statements_of(c, query) if e.id not in ids | sources]
         wanted = episode_updates.replacer_ids(judged_set, at, query) - set(c.episodes)
         c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, sorted(wanted))})
         judged = episode_updates.assess(
@@ -379,11 +381,36 @@ class Recaller:
                 found.facts[f.id] = Verdict(worst.factor, f"its evidence: {worst.why}")
                 found.answers = [a for a in found.answers if a.id != f.id]
         joined = [i for i in judged.current if ("episode", i) not in c.keys]
+        said_by: dict[str, float] = defaultdict(float)  # a fact's relevance reaches its sources
+        for f in facts:
+            for i in f.source_episode_ids:
+                said_by[i] = max(said_by[i], score.get(("fact", f.id), 0.0))
         for rid in joined:
             c.keys.setdefault(("episode", rid), None)
             replaced = judged.current[rid]
-            score[("episode", rid)] = max(score.get(("episode", i), 0.0) for i in replaced)
+            score[("episode", rid)] = max(
+                max(score.get(("episode", i), 0.0), said_by[i]) for i in replaced
+            )
         self._cosines(c, "episode", joined, vector)
+
+    def _statements_of(self, c: Candidates, query: str) -> list[Episode]:
+        """Statements of the attribute the question asks about, found by the words such
+        statements use ("signed the contract" for "where does she work"): the newest of them
+        may be what replaced the answer the search found (judged by the same rules)."""
+        asked = asked_attributes(query)
+        if not asked or is_history_question(query):
+            return []
+        terms = sorted({w for a in asked for w in STATEMENT_WORDS.get(a, ())})
+        n = self.s.currency_statements
+        found = [i for i, _ in self.store.keyword_topk(c.ns, "episode", terms, n)]
+        fresh = [i for i in found if i not in c.episodes]
+        c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, fresh)})
+        return [
+            c.episodes[i]
+            for i in found
+            if i in c.episodes
+            and {st.attribute for st in statements(c.episodes[i].content)} & asked
+        ]
 
     # -- filter and score -----------------------------------------------------------------
     def _score(

@@ -113,15 +113,33 @@ def assess(
         if e.speaker and e.speaker.lower() not in ASSISTANTS and e.occurred_at <= at
     ]
     created = {e.id: e.created_at for e in episodes}
-    for link in chains(unjudged):
-        if link.attribute not in asked or link.old.id in out.verdicts:
-            continue
-        if judged_until is not None and created[link.new.id] <= judged_until:
-            continue  # a dream has seen both: its verdict (a link or none) stands
+    found = [
+        link
+        for link in chains(unjudged)
+        if link.attribute in asked
+        and link.old.id not in out.verdicts
+        # a dream has seen both: its verdict (a link or none) stands
+        and (judged_until is None or created[link.new.id] > judged_until)
+    ]
+    following = {(link.old.id, link.attribute): link.new for link in found}
+    for link in found:
         out.verdicts[link.old.id] = Verdict(
             factors.contested,
             f"provisional: {link.new.speaker}'s newer statement on {link.attribute} "
             f"('{_short(link.new.text)}', {link.new.at.date().isoformat()}), pending the "
             "dream's verdict",
         )
+    for link in found:
+        newest = link.new
+        for _ in range(_CHAIN_LIMIT):
+            nxt = following.get((newest.id, link.attribute))
+            if nxt is None:
+                break
+            newest = nxt
+        if newest.id not in out.verdicts or out.verdicts[newest.id].factor >= 1.0:
+            out.current.setdefault(newest.id, []).append(link.old.id)
+            out.verdicts[newest.id] = Verdict(
+                factors.current,
+                f"provisional: the newest statement on {link.attribute} (pending the dream)",
+            )
     return out

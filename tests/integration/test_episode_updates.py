@@ -185,3 +185,36 @@ def test_recall_verdicts_count_against_the_op_that_last_changed_the_record(
     assert stats["episode.replaced"] == {"correct": 0, "incorrect": 1, "ambiguous": 0}
     for op in right["ops"]:  # whatever the dream did last to the Bergen turn (e.g. a tier move)
         assert stats[op]["correct"] == 1
+
+
+def test_a_stale_fact_gives_way_to_a_newer_statement_the_search_did_not_find(
+    vault: MemVault,
+) -> None:
+    """Before any dream: the fact extracted from "I work at Tidewater" would answer "where does
+    Ines work now" first, and the newer statement shares no word with the question; recall
+    looks for statements of the asked attribute by their usual words and the rules put the
+    newer one above the old statement and its fact, both labelled provisional."""
+    turns = [
+        (0, "a", "I work at Tidewater."),
+        (30, "b", "Work was busy today, lots of meetings."),
+        (90, "c", "Signed the contract with Quarry Systems, starting Monday."),
+        (120, "d", "Work was busy today, lots of meetings again."),
+    ]
+    for offset, session, text in turns:
+        vault.write(text, speaker="Ines", session_id=session, namespace="ines",
+                    now=START + timedelta(days=offset))  # fmt: skip
+    facts = vault.facts(namespace="ines", predicate="works_at", as_of=NOW)
+    assert [f.object for f in facts] == ["Tidewater"]
+    hits = vault.recall("Where does Ines work now?", namespace="ines", k=10, now=NOW)
+    texts = [h.text for h in hits]
+    quarry = _pos(texts, "Quarry Systems")
+    assert quarry < _pos(texts, "I work at Tidewater") and quarry < _pos(
+        texts, "works at Tidewater"
+    )
+    newest = hits[quarry].explanation.text()
+    assert "provisional: the newest statement on employer" in newest
+    stale = next(h for h in hits if "Tidewater" in h.text)
+    assert stale.explanation.factors.currency < 1.0 and "provisional" in stale.explanation.text()
+    # asked about the past, nothing moves
+    past = vault.recall("Where did Ines work before?", namespace="ines", k=10, now=NOW)
+    assert all(h.explanation.factors.currency == 1.0 for h in past if h.kind == "episode")
