@@ -29,6 +29,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from temporal_data import save
+
 ITEMS = [
     ("cast-iron skillet", "Harlow's", "the camping trip"),
     ("standing desk", "Office Depot", "my home office"),
@@ -225,12 +227,7 @@ def generate(
 
 
 def write(out: Path, users: int, seed: int, sessions: int = 40) -> tuple[Path, Path]:
-    turns, questions = generate(users, sessions, seed)
-    out.mkdir(parents=True, exist_ok=True)
-    t, q = out / "turns.jsonl", out / "questions.jsonl"
-    t.write_text("".join(json.dumps(r) + "\n" for r in turns), encoding="utf-8")
-    q.write_text("".join(json.dumps(r) + "\n" for r in questions), encoding="utf-8")
-    return t, q
+    return save(out, *generate(users, sessions, seed))
 
 
 if __name__ == "__main__":

@@ -43,8 +43,6 @@ CONFIGS: dict[str, dict[str, Any]] = {
     **{f"no {name}": {"channel_weights": {name: 0.0}} for name in OFF},
     "no age decay": {"decay_per_day": dict.fromkeys(TYPES, 0.0)},
     "dense only": {"channel_weights": {**OFF, "dense": 1.0}},
-    "lifts × own relevance^0.5": {"lift_exponent": 0.5},
-    "lifts × own relevance^1": {"lift_exponent": 1.0},
 }
 
 

@@ -292,7 +292,13 @@ def _questions(person: Person, asked_at: str) -> list[dict[str, Any]]:
 
 
 def write(out: Path, people: int, seed: int) -> tuple[Path, Path]:
-    turns, questions = generate(people, seed)
+    return save(out, *generate(people, seed))
+
+
+def save(
+    out: Path, turns: list[dict[str, Any]], questions: list[dict[str, Any]]
+) -> tuple[Path, Path]:
+    """The evaluation contract's two files in ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     t, q = out / "turns.jsonl", out / "questions.jsonl"
     t.write_text("".join(json.dumps(r) + "\n" for r in turns), encoding="utf-8")

@@ -28,6 +28,7 @@ from memvault.kg.model import NAMESPACE_PATTERN, Episode, Fact, new_id
 from memvault.kg.store import Batch, Doc, FactQuery
 from memvault.persona.sdk import PersonaMethods
 from memvault.profile import recall_log
+from memvault.profile.sdk import ProfileMethods
 from memvault.recall import Recall, Recaller
 from memvault.recall.results import Hit
 
@@ -38,7 +39,7 @@ Feedback = Literal["up", "down", "correct", "incorrect"]
 _NAMESPACE = re.compile(NAMESPACE_PATTERN)
 
 
-class MemVault(Background, PersonaMethods, InteropMethods):
+class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods):
     def __init__(self, container: Container):
         self.c = container
         self._dreamer: Dreamer | None = None
@@ -229,111 +230,6 @@ class MemVault(Background, PersonaMethods, InteropMethods):
             result.hint = recall_log.hint(self.store, ns, query)
         return result
 
-    def verdict(
-        self,
-        recall_id: str,
-        verdict: str,
-        *,
-        hit_id: str | None = None,
-        namespace: str | None = None,
-        now: datetime | None = None,
-    ) -> dict[str, Any]:
-        """How a logged recall went: ``correct``, ``incorrect`` or ``ambiguous``, for the
-        whole answer or one hit (a correct hit is reinforced, an incorrect one loses
-        importance). Two ``incorrect`` on one query signature open a knowledge gap; a
-        ``correct`` closes it."""
-        ns = self.ns(namespace)
-        state, signals = recall_log.verdict(
-            self.store, ns, recall_id, verdict, self.now(now), hit_id
-        )
-        for rid, signal in signals:
-            if rid in self._memory_ids(ns, [rid]):  # not a persona hit
-                self.judge([rid], signal, namespace=ns, now=now)
-        from memvault.changes import policy
-        from memvault.changes.apply import last_ops
-
-        judged = [hit_id] if hit_id else recall_log.returned(self.store, ns, recall_id)
-        ops = sorted(set(last_ops(self.store, ns, judged).values()))
-        docs = policy.outcome_docs(self.store, ns, ops, verdict, self.now(now))
-        if docs:
-            self.store.apply(Batch(namespace=ns, docs=docs, quiet=True))
-        return {"recall_id": recall_id, "verdict": verdict, "gap": state, "ops": ops}
-
-    def profile(
-        self, *, namespace: str | None = None, now: datetime | None = None
-    ) -> dict[str, Any]:
-        """What the namespace has been about over ``profile.windows`` (7 / 30 / 90 days):
-        entities written about and asked after, intents asked, what is rising and cooling."""
-        from memvault.profile.interests import profile
-
-        return profile(self.store, self.ns(namespace), self.now(now), self.settings.profile)
-
-    def diary(
-        self,
-        *,
-        date: str | None = None,
-        namespace: str | None = None,
-        now: datetime | None = None,
-    ) -> dict[str, Any]:
-        """The diary page of ``date`` (YYYY-MM-DD; default today): what was written and
-        asked that day, the entities on your mind, the delta against the day before. The
-        stored snapshot when there is one (``snapshot``: complete / partial), else computed
-        now from that day's records."""
-        from memvault.profile import diary
-
-        at = self.now(now)
-        day = diary.parse_day(date) if date is not None else at.date()
-        return diary.diary(self.store, self.ns(namespace), day, at, self.settings.profile)
-
-    def write_diary(
-        self, *, namespace: str | None = None, now: datetime | None = None
-    ) -> list[str]:
-        """Write today's (partial) and yesterday's (complete) snapshots and apply the diary's
-        and the recall log's retention (the dream and the nightly check do this)."""
-        from memvault.profile.diary import write_snapshots
-
-        return write_snapshots(
-            self.store, self.ns(namespace), self.now(now), self.settings.profile, self.c.llm
-        )
-
-    def prefetch(
-        self, session_id: str, *, namespace: str | None = None, now: datetime | None = None
-    ) -> dict[str, Any]:
-        """Predict a session's next questions and warm their results (bounded by
-        ``prefetch.max_queries``); a later :meth:`recall` with this ``session_id`` is served
-        from them while nothing was written. The server runs this as a job after a
-        session's writes; call it between turns in embedded use."""
-        from memvault.profile import prefetch
-        from memvault.profile.interests import profile
-
-        ns, at, s = self.ns(namespace), self.now(now), self.settings.prefetch
-        if not session_id or not session_id.strip():
-            raise InvalidInputError("is empty", field="session_id")
-        rising = prefetch.rising_today(
-            self.store, ns, at, lambda: profile(self.store, ns, at, self.settings.profile)
-        )
-        predictions = prefetch.predict(self.store, ns, session_id, s, rising)
-        mark = self.store.watermark(ns)
-        warmed = [
-            (
-                p,
-                [
-                    h.model_dump(mode="json")
-                    for h in self.recaller.recall(ns, p.query, k=s.k, now=at)
-                ],
-            )
-            for p in predictions
-        ]
-        docs = prefetch.warm_docs(session_id, warmed, mark, s.k, at)
-        keep = {d.id for d in docs}
-        drop = prefetch.stale(self.store, ns, session_id, keep, at, s)
-        self.store.apply(Batch(namespace=ns, docs=docs, drop_docs=drop, quiet=True, durable=False))
-        return {
-            "session_id": session_id,
-            "warmed": [{"query": p.query, "why": p.why} for p in predictions],
-            "dropped": len(drop),
-        }
-
     def _last_judged(self, ns: str) -> datetime | None:
         """When the last applied dream judged episode-level updates (cached per watermark:
         applying or undoing a run moves it)."""
@@ -344,16 +240,6 @@ class MemVault(Background, PersonaMethods, InteropMethods):
 
             cached = self._judged[ns] = (mark, last_judged(self.store, ns))
         return cached[1]
-
-    def _memory_ids(self, ns: str, ids: list[str]) -> set[str]:
-        found = {e.id for e in self.store.get_episodes(ns, ids)}
-        return found | {f.id for f in self.store.get_facts(ns, ids)}
-
-    def gaps(self, *, namespace: str | None = None) -> list[dict[str, Any]]:
-        """Knowledge gaps: recall failures (open) and structural ones (the discovery inbox's),
-        each with its kind."""
-        ns = self.ns(namespace)
-        return recall_log.gaps(self.store, ns, self.inbox(namespace=ns, status=None, limit=10_000))
 
     def facts(
         self,

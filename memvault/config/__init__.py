@@ -142,13 +142,6 @@ class RecallSettings(BaseModel):
     context_window: int = Field(
         default=1, ge=0, le=5, description="Neighbouring turns of a hit that share its score."
     )
-    lift_exponent: float = Field(
-        default=0.0,
-        ge=0,
-        le=4,
-        description="Context and session lifts × (own relevance / the best)^this: 0 lifts a "
-        "turn however little it says itself.",
-    )
     context_anchors: int = Field(
         default=10,
         ge=0,

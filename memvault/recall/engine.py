@@ -75,7 +75,7 @@ class Recaller:
         base = self._base(c)
         score = self._context(c, base, vector)
         score = self._actor_bonus(c, score, self._named(c))
-        score = self._session(c, score, base)
+        score = self._session(c, score)
         verdicts = self._currency(c, query, vector, at, score, k)
         self._discount_lent(c, score, verdicts)
         return self._score(c, score, at, verdicts, k)
@@ -230,11 +230,9 @@ class Recaller:
                     / top
                 )
         score = dict(base)
-        best = max(base.values(), default=0.0)
         for anchor_id, ids in around.items():
             for i in ids:
-                own = self._own(base, ("episode", i), best)
-                lift = weight * base.get(("episode", anchor_id), 0.0) * own
+                lift = weight * base.get(("episode", anchor_id), 0.0)
                 if lift > c.signal["context"].get(("episode", i), 0.0):
                     c.signal["context"][("episode", i)] = lift
                     c.lent[("context", ("episode", i))] = anchor_id
@@ -242,15 +240,7 @@ class Recaller:
             score[key] = score.get(key, 0.0) + lift
         return score
 
-    def _own(self, base: dict[Key, float], key: Key, best: float) -> float:
-        """How much of a lift a memory takes: (its own relevance / the best)^lift_exponent."""
-        if self.s.lift_exponent == 0:
-            return 1.0
-        return float((max(base.get(key, 0.0), 0.0) / (best or 1.0)) ** self.s.lift_exponent)
-
-    def _session(
-        self, c: Candidates, score: dict[Key, float], base: dict[Key, float]
-    ) -> dict[Key, float]:
+    def _session(self, c: Candidates, score: dict[Key, float]) -> dict[Key, float]:
         weight = self.s.channel_weights.get("session", 0.0)
         if weight <= 0:
             return score
@@ -261,12 +251,10 @@ class Recaller:
             if e is not None and e.session_id is not None and value > best[e.session_id]:
                 best[e.session_id], source[e.session_id] = value, rid
         out = dict(score)
-        top = max(base.values(), default=0.0)
         for key in score:
             e = c.episodes.get(key[1]) if key[0] == "episode" else None
             if e is not None and e.session_id is not None:
-                own = self._own(base, key, top)
-                c.signal["session"][key] = weight * best[e.session_id] * own
+                c.signal["session"][key] = weight * best[e.session_id]
                 out[key] += c.signal["session"][key]
                 if e.session_id in source:
                     c.lent[("session", key)] = source[e.session_id]
@@ -352,11 +340,19 @@ class Recaller:
         )[: self.s.currency_facts_checked]
         facts += [f for f in found.answers if f not in facts]
         sources = {i for f in facts for i in f.source_episode_ids}
-        wanted = sources - set(c.episodes)
+        stated = self._statements_of(c, query)  # ids; loaded with the sources, in one read
+        wanted = (sources | set(stated)) - set(c.episodes)
         c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, sorted(wanted))})
         ids = {e.id for e in leading}
         judged_set = leading + [c.episodes[i] for i in sorted(sources - ids) if i in c.episodes]
-        judged_set += [e for e in self._statements_of(c, query) if e.id not in ids | sources]
+        asked = asked_attributes(query)
+        judged_set += [
+            c.episodes[i]
+            for i in stated
+            if i in c.episodes
+            and i not in ids | sources
+            and asked & {st.attribute for st in statements(c.episodes[i].content)}
+        ]
         wanted = episode_updates.replacer_ids(judged_set, at, query) - set(c.episodes)
         c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, sorted(wanted))})
         judged = episode_updates.assess(
@@ -364,7 +360,7 @@ class Recaller:
             c.episodes,
             at,
             query=query,
-            judged_until=self.last_dream(c.ns),
+            judged_until=lambda: self.last_dream(c.ns),
             factors=episode_updates.Factors(
                 s.outdated_factor, s.current_factor, s.contested_factor
             ),
@@ -393,24 +389,16 @@ class Recaller:
             )
         self._cosines(c, "episode", joined, vector)
 
-    def _statements_of(self, c: Candidates, query: str) -> list[Episode]:
-        """Statements of the attribute the question asks about, found by the words such
-        statements use ("signed the contract" for "where does she work"): the newest of them
-        may be what replaced the answer the search found (judged by the same rules)."""
+    def _statements_of(self, c: Candidates, query: str) -> list[str]:
+        """Ids of episodes that may state the attribute the question asks about, found by the
+        words such statements use ("signed the contract" for "where does she work"): the
+        newest of them may be what replaced the answer the search found (the rules judge)."""
         asked = asked_attributes(query)
         if not asked or is_history_question(query):
             return []
         terms = sorted({w for a in asked for w in STATEMENT_WORDS.get(a, ())})
         n = self.s.currency_statements
-        found = [i for i, _ in self.store.keyword_topk(c.ns, "episode", terms, n)]
-        fresh = [i for i in found if i not in c.episodes]
-        c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, fresh)})
-        return [
-            c.episodes[i]
-            for i in found
-            if i in c.episodes
-            and {st.attribute for st in statements(c.episodes[i].content)} & asked
-        ]
+        return [i for i, _ in self.store.keyword_topk(c.ns, "episode", terms, n)]
 
     # -- filter and score -----------------------------------------------------------------
     def _score(

@@ -15,7 +15,7 @@ History questions get nothing, and nothing is hidden. Pure: no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -78,12 +78,12 @@ def assess(
     at: datetime,
     *,
     query: str,
-    judged_until: datetime | None,
+    judged_until: Callable[[], datetime | None],
     factors: Factors,
 ) -> EpisodeCurrency:
     """``episodes``: the leading candidates; ``lookup``: every episode loaded (with the
     replacers); ``judged_until``: when the last dream ran (episodes written later are judged
-    provisionally by the rules)."""
+    provisionally by the rules; asked only when a provisional link is found)."""
     out = EpisodeCurrency()
     if is_history_question(query):
         return out
@@ -116,11 +116,11 @@ def assess(
     found = [
         link
         for link in chains(unjudged)
-        if link.attribute in asked
-        and link.old.id not in out.verdicts
-        # a dream has seen both: its verdict (a link or none) stands
-        and (judged_until is None or created[link.new.id] > judged_until)
+        if link.attribute in asked and link.old.id not in out.verdicts
     ]
+    until = judged_until() if found else None
+    # a dream has seen both: its verdict (a link or none) stands
+    found = [link for link in found if until is None or created[link.new.id] > until]
     following = {(link.old.id, link.attribute): link.new for link in found}
     for link in found:
         out.verdicts[link.old.id] = Verdict(
