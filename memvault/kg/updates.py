@@ -46,17 +46,23 @@ _RULES: dict[str, tuple[re.Pattern[str], tuple[re.Pattern[str], ...]]] = {
             r"house|home|resid\w*)\b",
             re.IGNORECASE,
         ),
-        (re.compile(r"\b(?:in|to|from|into)\s+" + _NAME),),
+        (
+            re.compile(r"\b(?:in|to|into)\s+" + _NAME),
+            re.compile(r"(?<!moved )(?<!away )(?<!out )\bfrom\s+" + _NAME),  # "writing from X"
+        ),
     ),
     "employer": (
         re.compile(
             r"\b(work|working|job|jobs|started|joined|hired|contract|first day|employer|"
-            r"company|offer|position|role)\b",
+            r"company|offer|position|role|quit|resigned)\b",
             re.IGNORECASE,
         ),
         (
             re.compile(r"\b(?:at|for|joined|joining)\s+(?:the\s+)?" + _NAME),
             re.compile(r"\b(?:contract|signed|offer|job|position|role) with\s+" + _NAME),
+            re.compile(
+                r"\b(?:joined|joining|at|for|with) an? [\w -]{0,30}?\b(?:called|named) " + _NAME
+            ),
         ),
     ),
     "team": (
@@ -109,6 +115,12 @@ _RULES: dict[str, tuple[re.Pattern[str], tuple[re.Pattern[str], ...]]] = {
             ),
         ),
     ),
+}
+
+# leaving a value without naming the next one: "I quit Siemens", "we moved out of Vienna"
+_LEFT: dict[str, re.Pattern[str]] = {
+    "residence": re.compile(r"\bmoved (?:away from|out of)\s+" + _NAME),
+    "employer": re.compile(r"\b(?:quit|left|resigned from)\s+(?:my job at\s+)?" + _NAME),
 }
 
 # the words a question about each attribute uses (stems are compared, see ``_stem``)
@@ -237,17 +249,23 @@ def statements(text: str) -> list[Statement]:
                 continue
             if not _about_speaker(sentence, found.start(), attribute):
                 continue
-            for pattern in patterns:
-                m = pattern.search(sentence)
-                value = _value(m.group(m.lastindex or 1)) if m else None
-                if value:
-                    out.append(
-                        Statement(
-                            attribute, value.lower() if attribute in {"team", "diet"} else value
-                        )
-                    )
-                    break
+            value = _first_value(sentence, patterns)
+            if value:
+                out.append(
+                    Statement(attribute, value.lower() if attribute in {"team", "diet"} else value)
+                )
+            elif attribute in _LEFT and (gone := _first_value(sentence, (_LEFT[attribute],))):
+                out.append(Statement(attribute, f"no longer {gone}"))
     return out
+
+
+def _first_value(sentence: str, patterns: Sequence[re.Pattern[str]]) -> str | None:
+    for pattern in patterns:
+        m = pattern.search(sentence)
+        value = _value(m.group(m.lastindex or 1)) if m else None
+        if value:
+            return value
+    return None
 
 
 def adds(text: str) -> bool:

@@ -376,17 +376,17 @@ class Recaller:
                 worst = min(demotions, key=lambda v: v.factor)
                 found.facts[f.id] = Verdict(worst.factor, f"its evidence: {worst.why}")
                 found.answers = [a for a in found.answers if a.id != f.id]
-        joined = [i for i in judged.current if ("episode", i) not in c.keys]
+        # what is current answers what the statement it replaced answered: it takes that
+        # relevance when its own is lower (and joins the candidates when the search missed it)
         said_by: dict[str, float] = defaultdict(float)  # a fact's relevance reaches its sources
         for f in facts:
             for i in f.source_episode_ids:
                 said_by[i] = max(said_by[i], score.get(("fact", f.id), 0.0))
-        for rid in joined:
+        joined = [i for i in judged.current if ("episode", i) not in c.keys]
+        for rid, replaced in judged.current.items():
             c.keys.setdefault(("episode", rid), None)
-            replaced = judged.current[rid]
-            score[("episode", rid)] = max(
-                max(score.get(("episode", i), 0.0), said_by[i]) for i in replaced
-            )
+            inherited = max(max(score.get(("episode", i), 0.0), said_by[i]) for i in replaced)
+            score[("episode", rid)] = max(score.get(("episode", rid), 0.0), inherited)
         self._cosines(c, "episode", joined, vector)
 
     def _statements_of(self, c: Candidates, query: str) -> list[str]:

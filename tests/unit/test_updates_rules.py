@@ -28,6 +28,10 @@ def _said(i: int, text: str, speaker: str = "Ines") -> Said:
         ("I'm eating meat again.", ("diet", "meat")),
         ("My partner Robin says hi.", ("partner", "Robin")),
         ("My new manager is Dana.", ("manager", "Dana")),
+        ("I quit Siemens and joined a startup called Fernweh.", ("employer", "Fernweh")),
+        ("I quit Siemens last Friday.", ("employer", "no longer Siemens")),
+        ("We moved away from Vienna to Zurich.", ("residence", "Zurich")),
+        ("We moved out of Vienna.", ("residence", "no longer Vienna")),
     ],
 )
 def test_statements_of_the_speakers_own_life(text: str, expected: tuple[str, str]) -> None:
@@ -43,6 +47,7 @@ def test_statements_of_the_speakers_own_life(text: str, expected: tuple[str, str
         "She lives in Oslo now.",
         "I work with Python every day.",  # a tool, not an employer
         "What's a good vegan lasagna recipe?",  # a diet word, not the speaker's diet
+        "I left my keys at home.",
         "",
     ],
 )
