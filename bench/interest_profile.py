@@ -3,7 +3,7 @@ entities steady throughout, 4 rising (rare before, frequent in the last week), 4
 (frequent until day 60, never since), and recalls asking after some of them. Precision and
 recall of the profile's rising and cooling lists against the plan, and the profile's cost.
 
-    .venv/bin/python bench/profile.py [--days 120] [--per-day 12] [--seed 11]
+    .venv/bin/python bench/interest_profile.py [--days 120] [--per-day 12] [--seed 11]
 """
 
 from __future__ import annotations
