@@ -32,7 +32,7 @@ from memvault.kg.store import FactQuery, Store
 from memvault.kg.updates import STATEMENT_WORDS, asked_attributes, statements
 from memvault.recall import episode_updates
 from memvault.recall.candidates import Candidates, Key
-from memvault.recall.currency import Assessment, Verdict, assess, is_history_question
+from memvault.recall.currency import Assessment, Verdict, assess
 from memvault.recall.query import keyword_terms, name_candidates
 from memvault.recall.results import Hit
 from memvault.recall.scoring import Factors, score_episode, score_fact
@@ -376,14 +376,15 @@ class Recaller:
                 worst = min(demotions, key=lambda v: v.factor)
                 found.facts[f.id] = Verdict(worst.factor, f"its evidence: {worst.why}")
                 found.answers = [a for a in found.answers if a.id != f.id]
-        # what is current answers what the statement it replaced answered: it takes that
-        # relevance when its own is lower (and joins the candidates when the search missed it)
+        # what is current answers what the statement it replaced answered (and the statement
+        # a question about the past asks for, what replaced it): it takes that relevance when
+        # its own is lower, and joins the candidates when the search missed it
         said_by: dict[str, float] = defaultdict(float)  # a fact's relevance reaches its sources
         for f in facts:
             for i in f.source_episode_ids:
                 said_by[i] = max(said_by[i], score.get(("fact", f.id), 0.0))
-        joined = [i for i in judged.current if ("episode", i) not in c.keys]
-        for rid, replaced in judged.current.items():
+        joined = [i for i in judged.inherits if ("episode", i) not in c.keys]
+        for rid, replaced in judged.inherits.items():
             c.keys.setdefault(("episode", rid), None)
             inherited = max(max(score.get(("episode", i), 0.0), said_by[i]) for i in replaced)
             score[("episode", rid)] = max(score.get(("episode", rid), 0.0), inherited)
@@ -392,9 +393,10 @@ class Recaller:
     def _statements_of(self, c: Candidates, query: str) -> list[str]:
         """Ids of episodes that may state the attribute the question asks about, found by the
         words such statements use ("signed the contract" for "where does she work"): the
-        newest of them may be what replaced the answer the search found (the rules judge)."""
+        newest of them may be what replaced the answer the search found, and for a question
+        about the past, the older ones are what it asks for (the rules judge)."""
         asked = asked_attributes(query)
-        if not asked or is_history_question(query):
+        if not asked:
             return []
         terms = sorted({w for a in asked for w in STATEMENT_WORDS.get(a, ())})
         n = self.s.currency_statements

@@ -10,17 +10,24 @@ questions about the attribute that changed.
   chains over statements written since the last dream; an older statement of the asked
   attribute with another value is demoted (``contested_factor``), labelled provisional.
 
-History questions get nothing, and nothing is hidden. Pure: no I/O.
+- **History** ("where did she work before Orchard Health?", "where did I live before?"): the
+  statement the named value replaced (with no value named: the one the current value
+  replaced), from the dream's links or, for statements it has not judged, the rules' chains,
+  is lifted (``current_factor``) and may take the relevance of the statement that replaced it:
+  the question's words find the newer statement, not the one it asks for.
+
+Nothing is hidden. Pure: no I/O.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from memvault.kg.model import Episode, Replacement
-from memvault.kg.updates import Said, asked_attributes, chains
+from memvault.kg.updates import Link, Said, asked_attributes, chains
 from memvault.persona.service import ASSISTANTS
 from memvault.recall.currency import Verdict, is_history_question
 
@@ -37,8 +44,10 @@ class Factors:
 @dataclass
 class EpisodeCurrency:
     verdicts: dict[str, Verdict] = field(default_factory=dict)
-    # the end of each chain (current at the time) → the statements it replaced
-    current: dict[str, list[str]] = field(default_factory=dict)
+    # a statement → the statements whose relevance it may take: the end of each chain
+    # (current at the time) → those it replaced; for a history question, the answer → the
+    # statement that replaced it
+    inherits: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _short(text: str, n: int = 60) -> str:
@@ -85,11 +94,11 @@ def assess(
     replacers); ``judged_until``: when the last dream ran (episodes written later are judged
     provisionally by the rules; asked only when a provisional link is found)."""
     out = EpisodeCurrency()
-    if is_history_question(query):
-        return out
     asked = asked_attributes(query, [r.attribute for e in episodes for r in e.replaced_by])
     if not asked:
         return out
+    if is_history_question(query):
+        return _history(episodes, at, asked, query, judged_until, factors.current)
     for e in episodes:
         for r in links_at(e, at, asked):
             end = _end(r, lookup, at)
@@ -100,27 +109,18 @@ def assess(
                 f"{what} (episode-level update, the dream's link)",
             )
             if end is not None and end.id != e.id:
-                out.current.setdefault(end.id, []).append(e.id)
+                out.inherits.setdefault(end.id, []).append(e.id)
                 out.verdicts.setdefault(
                     end.id,
                     Verdict(
                         factors.current, f"states what is current: replaced '{_short(e.content)}'"
                     ),
                 )
-    unjudged = [
-        Said(id=e.id, speaker=e.speaker or "", at=e.occurred_at, text=e.content)
-        for e in episodes
-        if e.speaker and e.speaker.lower() not in ASSISTANTS and e.occurred_at <= at
-    ]
-    created = {e.id: e.created_at for e in episodes}
     found = [
         link
-        for link in chains(unjudged)
-        if link.attribute in asked and link.old.id not in out.verdicts
+        for link in _unjudged_links(episodes, at, asked, judged_until)
+        if link.old.id not in out.verdicts
     ]
-    until = judged_until() if found else None
-    # a dream has seen both: its verdict (a link or none) stands
-    found = [link for link in found if until is None or created[link.new.id] > until]
     following = {(link.old.id, link.attribute): link.new for link in found}
     for link in found:
         out.verdicts[link.old.id] = Verdict(
@@ -137,9 +137,73 @@ def assess(
                 break
             newest = nxt
         if newest.id not in out.verdicts or out.verdicts[newest.id].factor >= 1.0:
-            out.current.setdefault(newest.id, []).append(link.old.id)
+            out.inherits.setdefault(newest.id, []).append(link.old.id)
             out.verdicts[newest.id] = Verdict(
                 factors.current,
                 f"provisional: the newest statement on {link.attribute} (pending the dream)",
             )
+    return out
+
+
+def _unjudged_links(
+    episodes: Sequence[Episode],
+    at: datetime,
+    asked: set[str],
+    judged_until: Callable[[], datetime | None],
+) -> list[Link]:
+    """The rules' links among ``episodes`` for the asked attributes, except those between
+    statements a dream has already seen (its verdict, a link or none, stands)."""
+    said = [
+        Said(id=e.id, speaker=e.speaker or "", at=e.occurred_at, text=e.content)
+        for e in episodes
+        if e.speaker and e.speaker.lower() not in ASSISTANTS and e.occurred_at <= at
+    ]
+    found = [link for link in chains(said) if link.attribute in asked]
+    until = judged_until() if found else None
+    created = {e.id: e.created_at for e in episodes}
+    return [link for link in found if until is None or created[link.new.id] > until]
+
+
+def _named(value: str, query: str) -> bool:
+    value = " ".join(value.lower().split())
+    return bool(value) and re.search(rf"\b{re.escape(value)}\b", query.lower()) is not None
+
+
+def _history(
+    episodes: Sequence[Episode],
+    at: datetime,
+    asked: set[str],
+    query: str,
+    judged_until: Callable[[], datetime | None],
+    factor: float,
+) -> EpisodeCurrency:
+    """The statements that held the value before the one the question names (none named:
+    before the value current at ``at``), for a speaker the question names if it names one."""
+    out = EpisodeCurrency()
+    speakers = {e.speaker.lower() for e in episodes if e.speaker}
+    named_speakers = {s for s in speakers if _named(s, query)}
+    pairs = [  # (old, new, attribute, before, after)
+        (e.id, r.episode_id, r.attribute, r.before, r.after)
+        for e in episodes
+        for r in links_at(e, at, asked)
+    ]
+    pairs += [
+        (link.old.id, link.new.id, link.attribute, link.before, link.after)
+        for link in _unjudged_links(episodes, at, asked, judged_until)
+    ]
+    by_id = {e.id: e for e in episodes}
+    if named_speakers:
+        pairs = [p for p in pairs if (by_id[p[0]].speaker or "").lower() in named_speakers]
+    pivots = [p for p in pairs if _named(p[4], query)]
+    if not pivots:  # "where did I live before?": before the value current now
+        replaced = {(old, attribute) for old, _, attribute, _, _ in pairs}
+        pivots = [p for p in pairs if (p[1], p[2]) not in replaced]
+    for old, new, attribute, before, after in pivots:
+        e = by_id[old]
+        out.verdicts[old] = Verdict(
+            factor,
+            f"answers a question about the past: {e.speaker}'s {attribute} was '{before}' "
+            f"before '{after}'",
+        )
+        out.inherits.setdefault(old, []).append(new)
     return out

@@ -45,10 +45,11 @@ def test_current_beats_outdated_before_and_after_the_dream_and_undo_restores(
     # as of a date inside Berlin's validity, Berlin is what was true
     then = vault.recall(Q, namespace="maya", k=10, now=NOW, as_of=START + timedelta(days=60))
     assert "Berlin" in then[0].text
-    # a history question keeps the old statement, undemoted
+    # a history question gets the old statement, lifted as its answer, never demoted
     history = vault.recall("where did Maya live before", namespace="maya", k=10, now=NOW)
     old = next(h for h in history if "live in Berlin" in h.text)
-    assert old.explanation.factors.currency == 1.0
+    assert old.explanation.factors.currency > 1.0
+    assert "Maya's residence was 'Berlin' before 'Lisbon'" in old.explanation.text()
 
     assert result.run_id is not None
     vault.undo_dream(result.run_id, namespace="maya")
