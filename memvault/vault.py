@@ -10,7 +10,7 @@ for hit in vault.recall("where does Ana live?", namespace="ana"):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal
@@ -22,6 +22,7 @@ from memvault.errors import InvalidInputError, NotFoundError
 from memvault.feedback import Feedback as FeedbackService
 from memvault.ingest.inputs import EpisodeIn, FactIn
 from memvault.ingest.pipeline import Writer, WriteResult
+from memvault.ingest.reembed import ReembedReport, reembed
 from memvault.interop.dump import DumpSummary, export_namespace, import_namespace
 from memvault.interop.sdk import InteropMethods
 from memvault.kg.model import NAMESPACE_PATTERN, Episode, Fact, new_id
@@ -379,6 +380,19 @@ class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods):
             out,
             embedder_name=self.c.embedder.name,
             with_vectors=with_vectors,
+        )
+
+    def reembed(
+        self,
+        *,
+        namespace: str | None = None,
+        apply: bool = False,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> ReembedReport:
+        """Recompute the namespace's vectors with the configured embedder (dry run unless
+        ``apply``): memvault.ingest.reembed."""
+        return reembed(
+            self.store, self.c.embedder, self.ns(namespace), apply=apply, on_progress=on_progress
         )
 
     def import_(self, source: IO[str], *, namespace: str | None = None) -> DumpSummary:

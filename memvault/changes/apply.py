@@ -29,7 +29,7 @@ from memvault.changes.routing import triage
 from memvault.config import ConsolidateSettings, ReviewSettings
 from memvault.embed import Embedder
 from memvault.errors import ConflictError, InvalidInputError, NotFoundError
-from memvault.kg.model import Mention, VectorKind, new_id
+from memvault.kg.model import Episode, Mention, VectorKind, new_id
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
 from memvault.persona.model import LIVE
 
@@ -284,7 +284,7 @@ class Applier:
                 record = MODELS[c.kind].model_validate(c.after)
                 batch.add(record)  # type: ignore[arg-type]
                 if text_changed or created:
-                    to_embed.append((c.kind, c.target_id, _index_text(record)))  # type: ignore[arg-type]
+                    to_embed.append((c.kind, c.target_id, _vector_text(record)))  # type: ignore[arg-type]
             entries.append(entry)
         if to_embed:
             matrix = self.embedder.embed([t for _, _, t in to_embed])
@@ -376,7 +376,7 @@ def _persona_doc(kind: str, rid: str, body: dict[str, Any], live: Any) -> Doc:
     return Doc(kind, rid, body, status=LIVE if live is not None else "undone")
 
 
-def _index_text(record: Any) -> str:
-    if hasattr(record, "index_text"):
-        return str(record.index_text())
+def _vector_text(record: Any) -> str:
+    if isinstance(record, Episode):
+        return record.vector_text()
     return str(getattr(record, "statement", None) or record.name)

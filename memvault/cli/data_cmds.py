@@ -327,8 +327,49 @@ def plans(
     emit(data, as_json, render)
 
 
+def reembed(
+    apply: Annotated[
+        bool, typer.Option("--apply", help="Recompute them (default: a dry run that counts).")
+    ] = False,
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Recompute a namespace's vectors with the configured embedder: once after upgrading a
+    vault written before episode vectors left out the speaker's name, or after switching to
+    another embedder of the same dimension. Vectors are derived: no memory changes, a second
+    run gives the same vectors, an interrupted run is finished by running it again."""
+    with (
+        open_vault() as vault,
+        Progress(console=err_console, disable=not interactive(), transient=True) as bar,
+    ):
+        task = bar.add_task("embedding", total=None)
+        done = vault.reembed(
+            namespace=namespace,
+            apply=apply,
+            on_progress=lambda n, total: bar.update(task, completed=n, total=total),
+        )
+    data = {
+        "namespace": done.namespace,
+        "embedder": done.embedder,
+        "applied": done.applied,
+        "counts": done.counts,
+        "seconds": done.seconds,
+    }
+
+    def render() -> None:
+        plural = {"episode": "episodes", "fact": "facts", "entity": "entities"}
+        what = ", ".join(f"{n} {plural[k]}" for k, n in sorted(done.counts.items())) or "nothing"
+        if apply:
+            console.print(f"re-embedded {what} with {done.embedder} in {done.seconds} s")
+        else:
+            console.print(f"would re-embed {what} with {done.embedder} (add --apply)")
+
+    emit(data, as_json, render)
+
+
 def register(app: typer.Typer) -> None:
     app.command()(handle_errors(ingest))
     app.command()(handle_errors(export))
     app.command(name="import")(handle_errors(import_))
     app.command()(handle_errors(plans))
+    app.command()(handle_errors(reembed))

@@ -264,7 +264,7 @@ class Writer:
         self, episodes: list[Episode], facts: list[Fact], entities: list[Entity]
     ) -> list[VectorRecord]:
         texts = (
-            [e.index_text() for e in episodes]
+            [e.vector_text() for e in episodes]
             + [f.statement for f in facts]
             + [e.name for e in entities]
         )

@@ -109,8 +109,15 @@ class Episode(Record):
         return _require_finite(v, "importance")
 
     def index_text(self) -> str:
-        """The text the vector and keyword indexes see: who said it matters for recall."""
+        """The text the keyword index sees: what was said and who said it."""
         return f"{self.speaker}: {self.content}" if self.speaker else self.content
+
+    def vector_text(self) -> str:
+        """The text the vector index sees: what was said. With the speaker's name in it, every
+        turn of a speaker moved toward any question naming them and relevance no longer
+        told them apart (who said it counts through the keyword index and the actor signal;
+        docs/decisions/0009)."""
+        return self.content
 
 
 class EntityType(StrEnum):

@@ -31,8 +31,9 @@ def _write(vault: MemVault) -> None:
     for day, text in TURNS:
         when = START + timedelta(days=day)
         vault.write(text, speaker="Ines", session_id=f"s{day}", namespace="ines", now=when)
+        later = when + timedelta(minutes=1)
         vault.write("Noted. Anything else on your mind?", speaker="Assistant",
-                    session_id=f"s{day}", namespace="ines", now=when + timedelta(minutes=1))  # fmt: skip
+                    session_id=f"s{day}", namespace="ines", now=later)  # fmt: skip
 
 
 def _first(vault: MemVault, query: str) -> str:

@@ -55,9 +55,11 @@ class _Matrix:
 
 
 def unit(vector: np.ndarray) -> np.ndarray:
+    """``vector`` scaled to norm 1; one already of norm 1 (to float32's precision) is kept as
+    it is, so a vector read back and written again stays byte-identical (a dump round trip)."""
     v = np.asarray(vector, dtype=np.float32).reshape(-1)
     norm = float(np.linalg.norm(v))
-    return v / norm if norm > 0 else v
+    return v / norm if norm > 0 and abs(norm - 1.0) > 1e-6 else v
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,94 @@
+"""`reembed`: a vault whose episode vectors were computed with the speaker's name (before
+docs/decisions/0009) gets vectors of what was said; a dry run changes nothing, a second run
+gives the same vectors, an embedder of another dimension is refused before any write."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from memvault import FixedClock, MemVault
+from memvault.cli.main import app
+from memvault.embed import HashingEmbedder
+from memvault.errors import InvalidInputError
+from memvault.kg.model import Episode
+from memvault.kg.store import Batch, VectorRecord
+
+TURNS = [
+    ("Maya", "I live in Berlin and I work at Helio Labs."),
+    ("Assistant", "Noted: Berlin and Helio Labs."),
+    ("Maya", "We adopted a cat named Tofu."),
+]
+
+
+def _old_vault(vault: MemVault) -> list[Episode]:
+    """Written, then given the vectors the previous version computed (speaker: text)."""
+    for speaker, text in TURNS:
+        vault.write(text, speaker=speaker, namespace="maya")
+    episodes = [r for r in vault.store.iter_records("maya") if isinstance(r, Episode)]
+    old = vault.c.embedder.embed([e.index_text() for e in episodes])
+    vault.store.apply(
+        Batch(
+            namespace="maya",
+            vectors=[VectorRecord("episode", e.id, old[i]) for i, e in enumerate(episodes)],
+        )
+    )
+    return episodes
+
+
+def _vectors(vault: MemVault, episodes: list[Episode]) -> np.ndarray:
+    got = vault.store.get_vectors("maya", "episode", [e.id for e in episodes])
+    return np.stack([got[e.id] for e in episodes])
+
+
+def test_dry_run_counts_and_apply_recomputes_the_episode_vectors(vault: MemVault) -> None:
+    episodes = _old_vault(vault)
+    before = _vectors(vault, episodes)
+    preview = vault.reembed(namespace="maya")
+    assert not preview.applied and preview.counts["episode"] == len(TURNS)
+    assert preview.counts.get("fact", 0) >= 1  # "Maya lives in Berlin" was extracted
+    assert np.array_equal(_vectors(vault, episodes), before)  # a dry run writes nothing
+
+    done = vault.reembed(namespace="maya", apply=True)
+    assert done.applied
+    after = _vectors(vault, episodes)
+    expected = vault.c.embedder.embed([e.content for e in episodes])
+    assert np.allclose(after, expected, atol=1e-6)
+    assert not np.allclose(after, before, atol=1e-3)  # the speaker's name is gone
+    # the records themselves are untouched, and a second run gives the same vectors
+    assert [r for r in vault.store.iter_records("maya") if isinstance(r, Episode)] == episodes
+    vault.reembed(namespace="maya", apply=True)
+    assert np.array_equal(_vectors(vault, episodes), after)
+    assert vault.recall("cat named Tofu", namespace="maya", k=1)[0].text == TURNS[2][1]
+
+
+def test_an_embedder_of_another_dimension_is_refused_before_any_write(
+    tmp_path: Path, clock: FixedClock
+) -> None:
+    with MemVault.open(tmp_path / "v.db", embedder=HashingEmbedder(), clock=clock) as vault:
+        episodes = _old_vault(vault)
+        before = _vectors(vault, episodes)
+    with MemVault.open(tmp_path / "v.db", embedder=HashingEmbedder(dim=64), clock=clock) as vault:
+        with pytest.raises(InvalidInputError, match="384 dimensions") as err:
+            vault.reembed(namespace="maya", apply=True)
+        assert "export" in (err.value.hint or "")
+        assert np.array_equal(_vectors(vault, episodes), before)
+
+
+def test_the_command_previews_then_applies(tmp_path: Path) -> None:
+    db = tmp_path / "cli.db"
+    env = {"MEMVAULT_EMBEDDER": "hashing", "MEMVAULT_DATA_DIR": ""}
+    runner = CliRunner()
+    for speaker, text in TURNS:
+        runner.invoke(app, ["--db", str(db), "write", text, "--speaker", speaker, "-n", "maya"],
+                      env=env)  # fmt: skip
+    dry = runner.invoke(app, ["--db", str(db), "reembed", "-n", "maya", "--json"], env=env)
+    assert dry.exit_code == 0, dry.stdout
+    body = json.loads(dry.stdout)
+    assert body["applied"] is False and body["counts"]["episode"] == 3
+    done = runner.invoke(app, ["--db", str(db), "reembed", "-n", "maya", "--apply"], env=env)
+    assert done.exit_code == 0 and "3 episodes" in done.stdout and "re-embedded" in done.stdout
