@@ -196,7 +196,17 @@ def _merge_episodes(ws: Workspace, a: Episode, b: Episode, cosine: float) -> Non
         group=group,
         access_count=keep.access_count + drop.access_count,
         reinforced_count=keep.reinforced_count + drop.reinforced_count,
-        metadata={**keep.metadata, "merged_from": [*keep.metadata.get("merged_from", []), drop.id]},
+        # the survivor speaks for what it absorbed and for what that had absorbed
+        metadata={
+            **keep.metadata,
+            "merged_from": _union(
+                [
+                    keep.metadata.get("merged_from", []),
+                    [drop.id],
+                    drop.metadata.get("merged_from", []),
+                ]
+            ),
+        },
     )
     ws.update(
         drop,
