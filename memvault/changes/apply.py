@@ -181,7 +181,12 @@ class Applier:
             }
             batch.docs = [
                 *batch.docs,  # the persona layers' documents the changes write
-                Doc(JOURNAL, journal_id, {"run_id": run_id, "entries": entries}),
+                Doc(
+                    JOURNAL,
+                    journal_id,
+                    {"run_id": run_id, "entries": entries},
+                    created_at=doc.created_at,  # the run's time: retention counts from it
+                ),
                 Doc(PROGRESS, run_id, state),
             ]
             self.store.apply(batch)  # the chunk, its journal and the progress: all or nothing
@@ -318,6 +323,13 @@ class Applier:
         doc = self.run_doc(namespace, run_id)
         if doc.status == "undone":
             raise InvalidInputError(f"run {run_id} is already undone", field="run_id")
+        if "journal_released_at" in doc.body:
+            raise InvalidInputError(
+                f"run {run_id} can no longer be undone: its journal was released on "
+                f"{doc.body['journal_released_at'][:10]}",
+                field="run_id",
+                hint="dream.undo_days sets how long a run stays undoable",
+            )
         journal = self.store.get_docs(namespace, JOURNAL, self.journal_ids(namespace, doc))
         entries = [e for j in journal for e in j.body["entries"]]
         current = self._current(namespace, [(e["kind"], e["id"]) for e in entries])

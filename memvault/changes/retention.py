@@ -1,4 +1,5 @@
-"""Retention of what the tiers' moves keep in the journal (:mod:`memvault.lifecycle.tiers`).
+"""Retention of the journal: what the tiers' moves keep (:mod:`memvault.lifecycle.tiers`), and
+every run's journal after ``dream.undo_days`` (:func:`release_journals`).
 
 A run that moved episodes down the tiers, and replaced their text with digests, journals each
 record before and after, so the run can be undone, but only for
@@ -77,3 +78,48 @@ def forget_dropped_text(
         changed.append(Doc(RUN, run.id, body, status=run.status, created_at=run.created_at))
         store.apply(Batch(namespace=namespace, docs=changed))
     return {"runs": len(runs), "entries": forgotten}
+
+
+def release_journals(
+    store: Store, namespace: str, now: datetime, undo_days: float | None
+) -> dict[str, int]:
+    """Drop the journal of every run whose last change is older than ``undo_days``: the
+    records as they were before the run (a deleted memory's text among them) leave the
+    store, and the run can no longer be undone (its document says since when:
+    ``journal_released_at``). A run still being applied, or with review items still pending
+    (an approval is journaled with its run, and must stay undoable), keeps its journal; an
+    approval restarts the clock. Review items themselves are not touched: the pending ones
+    are the queue, the decided ones its history."""
+    if undo_days is None:
+        return {"runs": 0, "journals": 0}
+    cutoff = now - timedelta(days=undo_days)
+    runs = [
+        d
+        for d in store.list_docs(namespace, RUN, limit=1_000_000)
+        if d.created_at is not None
+        and d.created_at <= cutoff
+        and "journal_released_at" not in d.body
+        and d.status != "applying"
+    ]
+    released, kept = 0, 0
+    for run in runs:
+        ids = list(run.body.get("journal", []))
+        journals = store.get_docs(namespace, JOURNAL, ids)
+        pending = [
+            d
+            for d in store.get_docs(namespace, REVIEW, list(run.body.get("review_ids", [])))
+            if d.status == "pending"
+        ]
+        if pending or any(j.created_at is not None and j.created_at > cutoff for j in journals):
+            kept += 1
+            continue
+        body = {**run.body, "journal": [], "journal_released_at": now.isoformat()}
+        store.apply(
+            Batch(
+                namespace=namespace,
+                docs=[Doc(RUN, run.id, body, status=run.status, created_at=run.created_at)],
+                drop_docs=[(JOURNAL, i) for i in ids],
+            )
+        )
+        released += len(ids)
+    return {"runs": len(runs) - kept, "journals": released}

@@ -232,6 +232,12 @@ class UpdateSettings(BaseModel):
 
 
 class DreamSettings(BaseModel):
+    undo_days: float | None = Field(
+        default=90.0,
+        ge=0,
+        description="Days a run can be undone; then its journal (every record before the run "
+        "changed it) is released (null: kept for ever).",
+    )
     gate: GateSettings = Field(default_factory=GateSettings)
     review: ReviewSettings = Field(default_factory=ReviewSettings)
     consolidate: ConsolidateSettings = Field(default_factory=ConsolidateSettings)

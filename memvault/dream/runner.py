@@ -25,7 +25,7 @@ from memvault.bootstrap import Container
 from memvault.changes import policy
 from memvault.changes.apply import Applier, ApplyResult, rejected_ops
 from memvault.changes.plan import Plan
-from memvault.changes.retention import forget_dropped_text
+from memvault.changes.retention import forget_dropped_text, release_journals
 from memvault.changes.review import ReviewQueue
 from memvault.changes.routing import route
 from memvault.clock import ensure_utc
@@ -162,6 +162,7 @@ class Dreamer:
             _, reviews = self.applier.record(plan, report)
             applied = self.applier.run(namespace, plan.run_id, on_chunk=on_chunk)
             forget_dropped_text(self.c.store, namespace, now, self.s.tiers.journal_retention_days)
+            release_journals(self.c.store, namespace, now, self.s.undo_days)
             janitor = report["stages"].get("janitor", {})
             if janitor.get("ran_at"):
                 self._save_janitor(namespace, janitor, plan.run_id)
