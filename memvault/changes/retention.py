@@ -50,19 +50,26 @@ def _forget_journal(doc: Doc) -> int:
     return len(entries) - len(kept) + rewritten
 
 
-def forget_dropped_text(
-    store: Store, namespace: str, now: datetime, retention_days: float
-) -> dict[str, int]:
-    """Forget the tiers' journal entries of every run older than the retention."""
-    cutoff = now - timedelta(days=retention_days)
-    runs = [
+def _runs_older_than(store: Store, namespace: str, cutoff: datetime, done: str) -> list[Doc]:
+    """Runs made before ``cutoff`` that this step has not visited (``done`` not in their
+    body); a run still being applied is finished first."""
+    return [
         d
         for d in store.list_docs(namespace, RUN, limit=1_000_000)
         if d.created_at is not None
         and d.created_at <= cutoff
-        and "text_forgotten_at" not in d.body
-        and d.status != "applying"  # a run still being applied is finished first
+        and done not in d.body
+        and d.status != "applying"
     ]
+
+
+def forget_dropped_text(
+    store: Store, namespace: str, now: datetime, retention_days: float
+) -> dict[str, int]:
+    """Forget the tiers' journal entries of every run older than the retention."""
+    runs = _runs_older_than(
+        store, namespace, now - timedelta(days=retention_days), "text_forgotten_at"
+    )
     forgotten = 0
     for run in runs:
         changed: list[Doc] = []
@@ -93,14 +100,7 @@ def release_journals(
     if undo_days is None:
         return {"runs": 0, "journals": 0}
     cutoff = now - timedelta(days=undo_days)
-    runs = [
-        d
-        for d in store.list_docs(namespace, RUN, limit=1_000_000)
-        if d.created_at is not None
-        and d.created_at <= cutoff
-        and "journal_released_at" not in d.body
-        and d.status != "applying"
-    ]
+    runs = _runs_older_than(store, namespace, cutoff, "journal_released_at")
     released, kept = 0, 0
     for run in runs:
         ids = list(run.body.get("journal", []))
