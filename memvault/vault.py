@@ -391,6 +391,12 @@ class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods):
     ) -> ReembedReport:
         """Recompute the namespace's vectors with the configured embedder (dry run unless
         ``apply``): memvault.ingest.reembed."""
+        if self.ns(namespace) not in self.namespaces():
+            raise InvalidInputError(
+                f"no namespace {self.ns(namespace)!r} in this vault",
+                field="namespace",
+                hint=f"namespaces: {', '.join(self.namespaces()) or 'none yet'}",
+            )
         return reembed(
             self.store, self.c.embedder, self.ns(namespace), apply=apply, on_progress=on_progress
         )

@@ -357,8 +357,8 @@ def reembed(
     }
 
     def render() -> None:
-        plural = {"episode": "episodes", "fact": "facts", "entity": "entities"}
-        what = ", ".join(f"{n} {plural[k]}" for k, n in sorted(done.counts.items())) or "nothing"
+        names = {"episode": "episodes", "fact": "facts", "entity": "entities"}
+        what = ", ".join(f"{n} {k if n == 1 else names[k]}" for k, n in sorted(done.counts.items()))
         if apply:
             console.print(f"re-embedded {what} with {done.embedder} in {done.seconds} s")
         else:

@@ -92,3 +92,5 @@ def test_the_command_previews_then_applies(tmp_path: Path) -> None:
     assert body["applied"] is False and body["counts"]["episode"] == 3
     done = runner.invoke(app, ["--db", str(db), "reembed", "-n", "maya", "--apply"], env=env)
     assert done.exit_code == 0 and "3 episodes" in done.stdout and "re-embedded" in done.stdout
+    unknown = runner.invoke(app, ["--db", str(db), "reembed", "-n", "mayaa", "--apply"], env=env)
+    assert unknown.exit_code == 2 and "namespaces: maya" in unknown.stderr
