@@ -29,7 +29,7 @@ from memvault.changes.routing import triage
 from memvault.config import ConsolidateSettings, ReviewSettings
 from memvault.embed import Embedder
 from memvault.errors import ConflictError, InvalidInputError, NotFoundError
-from memvault.kg.model import Episode, Mention, VectorKind, new_id
+from memvault.kg.model import Episode, Fact, Mention, VectorKind, new_id
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
 from memvault.persona.model import LIVE
 
@@ -389,6 +389,6 @@ def _persona_doc(kind: str, rid: str, body: dict[str, Any], live: Any) -> Doc:
 
 
 def _vector_text(record: Any) -> str:
-    if isinstance(record, Episode):
+    if isinstance(record, Episode | Fact):
         return record.vector_text()
     return str(getattr(record, "statement", None) or record.name)

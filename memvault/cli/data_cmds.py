@@ -335,9 +335,10 @@ def reembed(
     as_json: JsonOpt = False,
 ) -> None:
     """Recompute a namespace's vectors with the configured embedder: once after upgrading a
-    vault written before episode vectors left out the speaker's name, or after switching to
-    another embedder of the same dimension. Vectors are derived: no memory changes, a second
-    run gives the same vectors, an interrupted run is finished by running it again."""
+    vault written before vectors left out the speaker's (or subject's) name, or after
+    switching to another embedder of the same dimension. Vectors are derived: no memory
+    changes, a second run gives the same vectors, an interrupted run is finished by running
+    it again."""
     with (
         open_vault() as vault,
         Progress(console=err_console, disable=not interactive(), transient=True) as bar,

@@ -265,7 +265,7 @@ class Writer:
     ) -> list[VectorRecord]:
         texts = (
             [e.vector_text() for e in episodes]
-            + [f.statement for f in facts]
+            + [f.vector_text() for f in facts]
             + [e.name for e in entities]
         )
         if not texts:

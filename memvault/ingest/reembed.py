@@ -1,6 +1,7 @@
 """Recompute a namespace's vectors with the configured embedder: after the text vectors are
 computed from changed (docs/decisions/0009: an episode's vector no longer includes its
-speaker's name) or after switching to another embedder of the same dimension.
+speaker's name, nor a fact's its subject's), or after switching to another embedder of the
+same dimension.
 
 Vectors are derived data: nothing a user wrote changes, and running it again gives the same
 vectors, so there is no undo; the dry run (the default) says what would be recomputed. Runs
@@ -38,7 +39,7 @@ def _texts(store: Store, namespace: str) -> list[tuple[VectorKind, str, str]]:
         if isinstance(r, Episode):
             out.append(("episode", r.id, r.vector_text()))
         elif isinstance(r, Fact):
-            out.append(("fact", r.id, r.statement))
+            out.append(("fact", r.id, r.vector_text()))
         elif isinstance(r, Entity):
             out.append(("entity", r.id, r.name))
     return out

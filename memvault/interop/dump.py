@@ -1,8 +1,8 @@
 """A namespace as JSONL: the logical dump, also the backup format.
 
 Line 1 is a header ``{"format": "memvault-dump", "version": 3, "namespace", "embedder",
-"vector_text"}`` (``vector_text``: what an episode's vector was computed from; dumps
-without it embedded the speaker's name too, and their episode vectors are recomputed); each
+"vector_text"}`` (``vector_text``: what episode and fact vectors were computed from; dumps
+without it embedded the speaker's or subject's name too, and those vectors are recomputed); each
 further line is ``{"type": session|entity|episode|mention|fact, "data": {...}}``,
 ``{"type": "vector", "kind", "id", "b64"}`` (float32, base64) or, from version 2,
 ``{"type": "fold", "id": memory type, "data": {...}}`` (a type's digest: ``memvault.folds``;
@@ -36,7 +36,7 @@ from memvault.persona.model import LIVE, Attitude, Skill
 FORMAT = "memvault-dump"
 VERSION = 3
 READS = (1, 2, 3)  # version 1 had no fold lines, 2 no persona lines
-VECTOR_TEXT = "content"  # Episode.vector_text: the words said, without the speaker
+VECTOR_TEXT = "unnamed"  # Episode/Fact.vector_text: without the speaker or subject
 FOLD = "fold"  # the document kind memvault.folds keeps (one per memory type)
 PERSONA = ("attitude", "skill")  # the persona layers' documents
 _MODELS: dict[str, type[BaseModel]] = {
@@ -159,13 +159,15 @@ def import_namespace(
     same_text = header.get("vector_text") == VECTOR_TEXT
     texts: list[tuple[VectorKind, str, str]] = (
         [("episode", e.id, e.vector_text()) for e in batch.episodes]
-        + [("fact", f.id, f.statement) for f in batch.facts]
+        + [("fact", f.id, f.vector_text()) for f in batch.facts]
         + [("entity", e.id, e.name) for e in batch.entities]
     )
     missing = [
         t
         for t in texts
-        if not reuse or (t[0], t[1]) not in vectors or (t[0] == "episode" and not same_text)
+        if not reuse
+        or (t[0], t[1]) not in vectors
+        or (t[0] in ("episode", "fact") and not same_text)
     ]
     if missing:
         matrix = embedder.embed([t[2] for t in missing])

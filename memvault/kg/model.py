@@ -193,6 +193,20 @@ class Fact(Record):
             return False
         return self.invalid_at is None or at < self.invalid_at
 
+    def vector_text(self) -> str:
+        """The text the vector index sees: the statement without its subject's name when it
+        opens with it ("Bruno's partner is Eli" → "partner is Eli"), as episodes leave out
+        their speaker (docs/decisions/0009); the subject counts through the keyword index
+        and the actor signal."""
+        text = self.statement
+        if self.subject and text.lower().startswith(self.subject.lower()):
+            rest = text[len(self.subject) :]
+            for possessive in ("'s", "\u2019s"):
+                rest = rest.removeprefix(possessive)
+            if rest.strip():
+                return rest.strip()
+        return text
+
     def effective_confidence(self, now: datetime, half_life_days: float) -> float:
         """confidence × 0.5^(days since last confirmed / half-life): since the last
         reinforcement (a restatement, a "correct"), or since the vault learned it. Not since

@@ -64,6 +64,21 @@ def test_dry_run_counts_and_apply_recomputes_the_episode_vectors(vault: MemVault
     vault.reembed(namespace="maya", apply=True)
     assert np.array_equal(_vectors(vault, episodes), after)
     assert vault.recall("cat named Tofu", namespace="maya", k=1)[0].text == TURNS[2][1]
+    facts = vault.facts(namespace="maya")
+    stored = vault.store.get_vectors("maya", "fact", [f.id for f in facts])
+    for f in facts:  # a fact's vector leaves out the subject it opens with
+        assert f.vector_text() != f.statement and not f.vector_text().startswith("Maya")
+        assert np.allclose(stored[f.id], vault.c.embedder.embed([f.vector_text()])[0], atol=1e-6)
+
+
+def test_a_fact_vector_text_drops_only_an_opening_subject(vault: MemVault) -> None:
+    vault.add_fact(subject="Bruno", predicate="partner", object="Eli", namespace="maya")
+    (fact,) = vault.facts(namespace="maya", subject="Bruno")
+    assert (
+        fact.vector_text() == fact.statement.removeprefix("Bruno's").removeprefix("Bruno").strip()
+    )
+    other = fact.model_copy(update={"statement": "Eli is Bruno's partner"})
+    assert other.vector_text() == "Eli is Bruno's partner"
 
 
 def test_an_embedder_of_another_dimension_is_refused_before_any_write(
