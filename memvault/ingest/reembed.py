@@ -53,11 +53,16 @@ def reembed(
     apply: bool,
     on_progress: Callable[[int, int], None] | None = None,
 ) -> ReembedReport:
-    texts = _texts(store, namespace)
     report = ReembedReport(namespace=namespace, embedder=embedder.name, applied=apply)
+    if not apply:  # the store counts without reading a record
+        counts = store.counts(namespace)
+        every = {"episode": "episodes", "fact": "facts_all", "entity": "entities"}
+        report.counts = {kind: counts[key] for kind, key in every.items() if counts.get(key)}
+        return report
+    texts = _texts(store, namespace)
     for kind, _, _ in texts:
         report.counts[kind] = report.counts.get(kind, 0) + 1
-    if not apply or not texts:
+    if not texts:
         return report
     kind, rid, _ = texts[0]
     stored = store.get_vectors(namespace, kind, [rid]).get(rid)

@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
 from memvault.kg.model import Episode, Replacement
 from memvault.kg.updates import Link, Said, asked_attributes, chains
@@ -169,6 +170,14 @@ def _named(value: str, query: str) -> bool:
     return bool(value) and re.search(rf"\b{re.escape(value)}\b", query.lower()) is not None
 
 
+class _Change(NamedTuple):
+    old: str  # episode ids
+    new: str
+    attribute: str
+    before: str
+    after: str
+
+
 def _history(
     episodes: Sequence[Episode],
     at: datetime,
@@ -180,30 +189,28 @@ def _history(
     """The statements that held the value before the one the question names (none named:
     before the value current at ``at``), for a speaker the question names if it names one."""
     out = EpisodeCurrency()
-    speakers = {e.speaker.lower() for e in episodes if e.speaker}
-    named_speakers = {s for s in speakers if _named(s, query)}
-    pairs = [  # (old, new, attribute, before, after)
-        (e.id, r.episode_id, r.attribute, r.before, r.after)
+    changes = [
+        _Change(e.id, r.episode_id, r.attribute, r.before, r.after)
         for e in episodes
         for r in links_at(e, at, asked)
     ]
-    pairs += [
-        (link.old.id, link.new.id, link.attribute, link.before, link.after)
+    changes += [
+        _Change(link.old.id, link.new.id, link.attribute, link.before, link.after)
         for link in _unjudged_links(episodes, at, asked, judged_until)
     ]
     by_id = {e.id: e for e in episodes}
-    if named_speakers:
-        pairs = [p for p in pairs if (by_id[p[0]].speaker or "").lower() in named_speakers]
-    pivots = [p for p in pairs if _named(p[4], query)]
+    named = {e.speaker.lower() for e in episodes if e.speaker and _named(e.speaker, query)}
+    if named:
+        changes = [c for c in changes if (by_id[c.old].speaker or "").lower() in named]
+    pivots = [c for c in changes if _named(c.after, query)]
     if not pivots:  # "where did I live before?": before the value current now
-        replaced = {(old, attribute) for old, _, attribute, _, _ in pairs}
-        pivots = [p for p in pairs if (p[1], p[2]) not in replaced]
-    for old, new, attribute, before, after in pivots:
-        e = by_id[old]
-        out.verdicts[old] = Verdict(
+        replaced = {(c.old, c.attribute) for c in changes}
+        pivots = [c for c in changes if (c.new, c.attribute) not in replaced]
+    for c in pivots:
+        out.verdicts[c.old] = Verdict(
             factor,
-            f"answers a question about the past: {e.speaker}'s {attribute} was '{before}' "
-            f"before '{after}'",
+            f"answers a question about the past: {by_id[c.old].speaker}'s {c.attribute} was "
+            f"'{c.before}' before '{c.after}'",
         )
-        out.inherits.setdefault(old, []).append(new)
+        out.inherits.setdefault(c.old, []).append(c.new)
     return out
