@@ -1,5 +1,6 @@
-"""Recall: gather candidates, fuse their signals into one relevance, filter by time and
-snooze, apply the composite score, explain every hit.
+"""Recall: gather candidates, fuse their signals into one relevance, judge what is current,
+then rank (memvault.recall.ranking: filter by time and snooze, the composite score, an
+explanation for every hit).
 
 Candidates come from dense vectors (episodes and facts), BM25 keywords, and the graph
 (entities named in the query → facts about them and episodes that mention them). Every
@@ -27,15 +28,15 @@ import numpy as np
 
 from memvault.config import RecallSettings
 from memvault.embed import Embedder
-from memvault.kg.model import Episode, Fact, normalize_name
+from memvault.kg.model import Episode, normalize_name
 from memvault.kg.store import FactQuery, Store
 from memvault.kg.updates import STATEMENT_WORDS, asked_attributes, statements
 from memvault.recall import episode_updates
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment, Verdict, assess
 from memvault.recall.query import keyword_terms, name_candidates
+from memvault.recall.ranking import rank
 from memvault.recall.results import Hit
-from memvault.recall.scoring import Factors, score_episode, score_fact
 
 
 class Recaller:
@@ -78,7 +79,7 @@ class Recaller:
         score = self._session(c, score)
         verdicts = self._currency(c, query, vector, at, score, k)
         self._discount_lent(c, score, verdicts)
-        return self._score(c, score, at, verdicts, k)
+        return rank(c, score, at, verdicts, k, self.s)
 
     def _embed_query(self, query: str) -> np.ndarray:
         cache = self._query_vectors
@@ -401,83 +402,3 @@ class Recaller:
         terms = sorted({w for a in asked for w in STATEMENT_WORDS.get(a, ())})
         n = self.s.currency_statements
         return [i for i, _ in self.store.keyword_topk(c.ns, "episode", terms, n)]
-
-    # -- filter and score -----------------------------------------------------------------
-    def _score(
-        self, c: Candidates, score: dict[Key, float], at: datetime, verdicts: Assessment, k: int
-    ) -> list[Hit]:
-        """Every visible candidate scored, the best ``k`` returned as hits (only those get
-        an explanation built: a recall looks at a few hundred candidates)."""
-        best = max(score.values(), default=0.0)
-        if best <= 0:
-            return []
-        scored: list[tuple[Key, Factors]] = []
-        for key in c.keys:
-            kind, rid = key
-            relevance = score.get(key, 0.0) / best
-            if kind == "episode":
-                e = c.episodes.get(rid)
-                if e is not None and _visible_episode(e, at):
-                    v = verdicts.episodes.get(rid)
-                    scored.append((key, score_episode(e, relevance, at, self.s, v)))
-            else:
-                f = c.facts.get(rid)
-                if f is not None and _visible_fact(f, at):
-                    v = verdicts.facts.get(rid)
-                    scored.append((key, score_fact(f, relevance, at, self.s, v)))
-        _answers_rank_first(scored, {f.id for f in verdicts.answers}, self.s.answer_factor)
-        scored.sort(key=lambda item: (-item[1].score, item[0][1]))
-        return [_hit(c, key, factors) for key, factors in scored[:k]]
-
-
-def _hit(c: Candidates, key: Key, factors: Factors) -> Hit:
-    kind, rid = key
-    if kind == "episode":
-        e = c.episodes[rid]
-        return Hit(
-            kind="episode",
-            id=rid,
-            text=e.content,
-            score=factors.score,
-            # a merged episode speaks for the near-duplicates it absorbed
-            source_episode_ids=[rid, *e.metadata.get("merged_from", [])],
-            episode=e,
-            tier=e.tier,
-            digest=(e.metadata.get("digest") or {}).get("level"),
-            explanation=c.explain(key, factors),
-        )
-    f = c.facts[rid]
-    return Hit(
-        kind="fact",
-        id=rid,
-        text=f.statement,
-        score=factors.score,
-        source_episode_ids=list(f.source_episode_ids),
-        fact=f,
-        explanation=c.explain(key, factors),
-    )
-
-
-def _answers_rank_first(
-    scored: list[tuple[Key, Factors]], answers: set[str], factor: float
-) -> None:
-    """A current fact that answers the question (its subject named, its predicate asked
-    about) ranks above every other memory: its own confidence decays since it was last
-    confirmed, but it is still what the vault holds true."""
-    best = max((f.score for (_, rid), f in scored if rid not in answers), default=0.0)
-    for (kind, rid), f in scored:
-        if kind == "fact" and rid in answers and best * factor > f.score:
-            f.score = best * factor
-            f.currency_note = f"{f.currency_note}; ranked first (best other × {factor:g})"
-
-
-def _visible_episode(e: Episode, at: datetime) -> bool:
-    if e.expired_at is not None or e.occurred_at > at:
-        return False
-    return e.cooldown_until is None or e.cooldown_until <= at
-
-
-def _visible_fact(f: Fact, at: datetime) -> bool:
-    if not f.is_valid_at(at):
-        return False
-    return f.cooldown_until is None or f.cooldown_until <= at

@@ -1,0 +1,100 @@
+"""The last step of recall: the fused relevance of every candidate becomes its composite
+score (memvault.recall.scoring) at the time recall looks from, memories not visible then
+(later, retired, snoozed; facts not valid) are left out, a current fact that answers the
+question ranks first, and the best ``k`` become hits with their explanations. Pure."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memvault.config import RecallSettings
+from memvault.kg.model import Episode, Fact
+from memvault.recall.candidates import Candidates, Key
+from memvault.recall.currency import Assessment
+from memvault.recall.results import Hit
+from memvault.recall.scoring import Factors, score_episode, score_fact
+
+
+def rank(
+    c: Candidates,
+    score: dict[Key, float],
+    at: datetime,
+    verdicts: Assessment,
+    k: int,
+    s: RecallSettings,
+) -> list[Hit]:
+    """Every visible candidate scored, the best ``k`` returned as hits (only those get
+    an explanation built: a recall looks at a few hundred candidates)."""
+    best = max(score.values(), default=0.0)
+    if best <= 0:
+        return []
+    scored: list[tuple[Key, Factors]] = []
+    for key in c.keys:
+        kind, rid = key
+        relevance = score.get(key, 0.0) / best
+        if kind == "episode":
+            e = c.episodes.get(rid)
+            if e is not None and _visible_episode(e, at):
+                v = verdicts.episodes.get(rid)
+                scored.append((key, score_episode(e, relevance, at, s, v)))
+        else:
+            f = c.facts.get(rid)
+            if f is not None and _visible_fact(f, at):
+                v = verdicts.facts.get(rid)
+                scored.append((key, score_fact(f, relevance, at, s, v)))
+    _answers_rank_first(scored, {f.id for f in verdicts.answers}, s.answer_factor)
+    scored.sort(key=lambda item: (-item[1].score, item[0][1]))
+    return [_hit(c, key, factors) for key, factors in scored[:k]]
+
+
+def _hit(c: Candidates, key: Key, factors: Factors) -> Hit:
+    kind, rid = key
+    if kind == "episode":
+        e = c.episodes[rid]
+        return Hit(
+            kind="episode",
+            id=rid,
+            text=e.content,
+            score=factors.score,
+            # a merged episode speaks for the near-duplicates it absorbed
+            source_episode_ids=[rid, *e.metadata.get("merged_from", [])],
+            episode=e,
+            tier=e.tier,
+            digest=(e.metadata.get("digest") or {}).get("level"),
+            explanation=c.explain(key, factors),
+        )
+    f = c.facts[rid]
+    return Hit(
+        kind="fact",
+        id=rid,
+        text=f.statement,
+        score=factors.score,
+        source_episode_ids=list(f.source_episode_ids),
+        fact=f,
+        explanation=c.explain(key, factors),
+    )
+
+
+def _answers_rank_first(
+    scored: list[tuple[Key, Factors]], answers: set[str], factor: float
+) -> None:
+    """A current fact that answers the question (its subject named, its predicate asked
+    about) ranks above every other memory: its own confidence decays since it was last
+    confirmed, but it is still what the vault holds true."""
+    best = max((f.score for (_, rid), f in scored if rid not in answers), default=0.0)
+    for (kind, rid), f in scored:
+        if kind == "fact" and rid in answers and best * factor > f.score:
+            f.score = best * factor
+            f.currency_note = f"{f.currency_note}; ranked first (best other × {factor:g})"
+
+
+def _visible_episode(e: Episode, at: datetime) -> bool:
+    if e.expired_at is not None or e.occurred_at > at:
+        return False
+    return e.cooldown_until is None or e.cooldown_until <= at
+
+
+def _visible_fact(f: Fact, at: datetime) -> bool:
+    if not f.is_valid_at(at):
+        return False
+    return f.cooldown_until is None or f.cooldown_until <= at
