@@ -272,8 +272,13 @@ def adds(text: str) -> bool:
     return bool(_ADDS.search(text))
 
 
-def _normal(value: str) -> str:
-    return " ".join(value.lower().split())
+def same_value(a: str, b: str) -> bool:
+    """One value said twice: equal but for case and spaces, or one the other's first words
+    ("Kestrel" for "Kestrel Robotics", "Helio" for "Helio Labs"): a shorter name is a
+    restatement, not a change."""
+    x, y = a.lower().split(), b.lower().split()
+    short, long = sorted((x, y), key=len)
+    return bool(short) and long[: len(short)] == short
 
 
 def judge(old: Said, new: Said) -> Link | None:
@@ -284,7 +289,7 @@ def judge(old: Said, new: Said) -> Link | None:
     before = {s.attribute: s.value for s in statements(old.text)}
     for s in statements(new.text):
         was = before.get(s.attribute)
-        if was is not None and _normal(was) != _normal(s.value):
+        if was is not None and not same_value(was, s.value):
             return Link(old, new, s.attribute, was, s.value)
     return None
 
@@ -304,7 +309,7 @@ def chains(said: Iterable[Said]) -> list[Link]:
             for new, other in items[i + 1 :]:
                 if new.at <= old.at or adds(new.text):
                     continue
-                if _normal(other) != _normal(value):  # a restatement only corroborates
+                if not same_value(other, value):  # a restatement only corroborates
                     links.append(Link(old, new, attribute, value, other))
                     break
     return links

@@ -88,3 +88,20 @@ def test_which_attributes_a_question_asks_about() -> None:
     assert asked_attributes("What is Ana's diet these days?") == {"diet"}
     assert asked_attributes("What pets does Ana have?") == set()
     assert asked_attributes("What is Ana's hobby now?", ["hobby"]) == {"hobby"}
+
+
+def test_a_shorter_name_of_the_same_value_is_a_restatement_not_a_change() -> None:
+    """Found using the CLI: "Work at Kestrel is intense" after "I joined a startup called
+    Kestrel Robotics" was read as employer 'Kestrel Robotics' → 'Kestrel'."""
+    joined = _said(1, "Big change: I joined a startup called Kestrel Robotics this month.")
+    assert judge(joined, _said(2, "I work at Kestrel, it's intense.")) is None
+    said = [
+        _said(0, "I work at Brightline Bank as an analyst."),
+        joined,
+        _said(2, "I work at Kestrel, it's intense."),
+    ]
+    assert [(link.before, link.after) for link in chains(said)] == [
+        ("Brightline Bank", "Kestrel Robotics")
+    ]
+    # but another value that shares a later word is a change
+    assert judge(_said(0, "I live in New York."), _said(2, "I live in York.")) is not None
