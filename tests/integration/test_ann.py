@@ -241,3 +241,30 @@ def test_the_index_is_built_off_the_request_path_and_loaded_by_the_next_process(
     assert again._vectors.mode(NS, "episode") == "approximate"
     assert not any("building the vector index" in r.message for r in caplog.records)
     again.close()
+
+
+def test_a_process_that_searched_first_can_still_load_the_onnx_embedder(tmp_path: Path) -> None:
+    """ONNX Runtime loaded after usearch crashed the process (a segfault in libstdc++): a
+    worker that searches stored vectors before it embeds anything must survive."""
+    script = textwrap.dedent(
+        """
+        import sys
+        import numpy as np
+        from memvault.config import IndexSettings
+        from memvault.kg.sqlite import SQLiteStore
+        store = SQLiteStore(sys.argv[1], index=IndexSettings(ann_min_vectors=1))
+        store.vector_topk("ns", "episode", np.ones(4, dtype=np.float32), 1)  # no index yet
+        from memvault.kg.sqlite import ann
+        ann.Ann("ns", "episode", 4)
+        import onnxruntime
+        print(onnxruntime.get_device())
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "v.db")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    assert done.stdout.strip() == "CPU"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import logging
 import os
 import sqlite3
@@ -38,9 +39,20 @@ EXACT_BELOW = 1024  # so few rows are scanned whole (from the index's own copy),
 
 
 def available() -> bool:
-    import importlib.util
-
     return importlib.util.find_spec("usearch") is not None
+
+
+def _index_class() -> Any:
+    """usearch's ``Index``, with ONNX Runtime loaded first when it is installed: loaded after
+    usearch 2.26, ONNX Runtime 1.32 crashes the process in libstdc++ (a segfault on import:
+    ``python -c "import usearch.index; import onnxruntime"``), and the ONNX embedder loads it
+    lazily, e.g. in a worker that searched stored vectors before embedding anything."""
+    if importlib.util.find_spec("onnxruntime") is not None:
+        import onnxruntime  # noqa: F401
+
+    from usearch.index import Index
+
+    return Index
 
 
 class Ann:
@@ -55,8 +67,7 @@ class Ann:
         expansion_search: int = 128,
         directory: Path | None = None,
     ):
-        from usearch.index import Index
-
+        Index = _index_class()
         self.namespace, self.kind, self.dim = namespace, kind, dim
         self.expansion_search = expansion_search
         self.directory = directory
