@@ -60,6 +60,15 @@ def test_counts_follow_writes(tmp_path: Path) -> None:
     store.close()
 
 
+def test_when_every_word_is_common_the_rarest_is_searched(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "v.db", index=LARGE)  # common: in more than 20%
+    fill(store)  # garden in 100 of 101 records
+    store.apply(Batch(namespace=NS, episodes=[episode(f"water the plants {i}") for i in range(40)]))
+    hits = store.keyword_topk(NS, "episode", ["water", "plants"], 500)  # water: 140, plants: 40
+    assert len(hits) == 40
+    store.close()
+
+
 def test_a_namespace_alone_ranks_exactly_as_when_scoped(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "v.db", index=EVERY_WORD)
     fill(store)
@@ -78,4 +87,38 @@ def test_a_namespace_alone_ranks_exactly_as_when_scoped(tmp_path: Path) -> None:
     theirs = store.keyword_topk("other", "episode", ["kayak", "water"], 500)
     assert len(mine) == 100 and len(theirs) == 1 and theirs[0][0] not in mine
     assert store.keyword_topk("nobody", "episode", ["kayak"], 10) == []
+    store.close()
+
+
+# a window of 10 matches, nothing pruned as common
+WINDOW = IndexSettings(common_term_min_records=20, common_term_share=1.0, keyword_scored_matches=10)
+
+
+def test_beyond_the_window_records_score_the_idf_of_their_words(tmp_path: Path) -> None:
+    """More matches than ``keyword_scored_matches``: each record among every word's newest
+    matches scores the idf of the words it contains; a rare word's matches are all there."""
+    store = SQLiteStore(tmp_path / "v.db", index=WINDOW)
+    old_both = episode("the kayak is stored in the garden shed")
+    gardens = [episode(f"garden note {i}") for i in range(30)]  # oldest first
+    new_both = episode("kayak lessons, then the garden again")
+    kayak_only = episode("kayak rental prices")
+    filler = [episode(f"an unrelated line {i}") for i in range(20)]
+    store.apply(Batch(namespace=NS, episodes=[old_both, *gardens, new_both, kayak_only, *filler]))
+    store.apply(Batch(namespace="other", episodes=[episode("garden kayak", ns="other")]))
+    hits = store.keyword_topk(NS, "episode", ["garden", "kayak"], 50)
+    ids = [i for i, _ in hits]
+    score = dict(hits)
+    assert ids[0] == new_both.id  # both words, within both windows
+    assert score[new_both.id] > score[kayak_only.id] > score[gardens[-1].id]  # kayak is rarer
+    # the old record is older than garden's newest ten, so it scores kayak alone
+    assert score[old_both.id] == score[kayak_only.id]
+    assert ids.index(kayak_only.id) < ids.index(old_both.id)  # equal: newest first
+    assert abs(score[new_both.id] - score[kayak_only.id] - score[gardens[-1].id]) < 1e-9
+    # garden's newest ten matches are new_both and nine garden notes: the older notes are out
+    garden_notes = [i for i in ids if i in {e.id for e in gardens}]
+    assert garden_notes == [e.id for e in reversed(gardens[-9:])]
+    assert len(ids) == 3 + 9  # no other namespace's record, nothing twice
+    # words with fewer matches than the window: bm25 as before
+    few = store.keyword_topk(NS, "episode", ["shed", "rental"], 50)
+    assert {i for i, _ in few} == {old_both.id, kayak_only.id}
     store.close()

@@ -12,17 +12,32 @@ says little about which record answers (its idf is near zero) but its matches st
 BM25 points and crowd the keyword list, and in a 100k-record namespace scoring them costs
 more than the rest of recall. So in a namespace of at least ``common_term_min_records``
 (100) records, a word matching more than ``common_term_share`` (5%) of them is left out
-while a rarer word remains (when none does, only the rarest is searched). Counting stops at
-the share, so deciding costs no more than the limit it enforces. Measured on LoCoMo and on
+while a rarer word remains (when none does, only the rarest is searched). Counting stops
+past the share (or past ``keyword_scored_matches``, if larger, so that the rarest of common
+words is known), so deciding costs no more than the limits it enforces. Measured on LoCoMo and on
 the generated temporal-update set, recall improves on both (docs/recall.md, "Common
 words"); a share of 1% removes too much (LoCoMo 0.71 to 0.62).
+
+Below that share a word can still match thousands of records, and FTS5's bm25 costs a few
+µs per match (it scores every match; a word in 4% of 100k records: 8 ms, more than the rest
+of keyword recall). So when a query's words match more than ``keyword_scored_matches`` (500)
+records in all, ranking reads only each word's newest that many matches (all of a rarer
+word's) and scores every record found by the idf of the words it contains: bm25 with one
+occurrence at average length; ties go to the newest. An old record that shares only a
+frequent word with the query is then no keyword candidate (dense and graph search still
+reach it), and one with a rare word scores that word. Namespaces too small to reach the
+limit (LoCoMo's, the generated evaluation sets') are ranked by bm25 as before.
 """
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
 
 from memvault.config import IndexSettings
 from memvault.errors import InvalidInputError
@@ -40,26 +55,88 @@ def fts_query(namespace: str, terms: Sequence[str], *, scoped: bool = True) -> s
 class KeywordSearch:
     def __init__(self, settings: IndexSettings):
         self.common = CommonTerms(settings)
+        self.window = settings.keyword_scored_matches
 
     def topk(
         self, conn: sqlite3.Connection, namespace: str, table: str, terms: Sequence[str], k: int
     ) -> list[tuple[str, float]]:
         names = [r[0] for r in conn.execute("SELECT name FROM namespaces LIMIT 2")]
         scoped = names != [namespace]
-        terms = self.common.prune(conn, namespace, table, terms, scoped=scoped)
+        counted = self.common.counts(conn, namespace, table, terms, self.window, scoped=scoped)
+        terms = self.common.prune(terms, counted)
         match = fts_query(namespace, terms, scoped=scoped)
         if match is None or k <= 0:
             return []
+        if sum(counted.matches.get(t, 0) for t in terms) <= self.window:
+            return self._ranked(conn, table, namespace, match, k)
+        return self._by_idf(conn, namespace, table, terms, counted, k, scoped=scoped)
+
+    def _by_idf(
+        self,
+        conn: sqlite3.Connection,
+        namespace: str,
+        table: str,
+        terms: Sequence[str],
+        counted: TermCounts,
+        k: int,
+        *,
+        scoped: bool,
+    ) -> list[tuple[str, float]]:
+        """Each record among every term's newest ``window`` matches scores the idf of the
+        terms it contains (bm25 with one occurrence at average length); ties: newest first."""
+        rowids, weights = [], []
+        for term in terms:
+            n = counted.matches[term]
+            (listed,) = conn.execute(
+                f"SELECT group_concat(rowid) FROM (SELECT rowid FROM {table}_fts"
+                f" WHERE {table}_fts MATCH ? ORDER BY rowid DESC LIMIT ?)",
+                (fts_query(namespace, [term], scoped=scoped), self.window),
+            ).fetchone()
+            found = np.array(listed.split(",") if listed else [], dtype=np.int64)
+            rowids.append(found)
+            idf = max(math.log((counted.records - n + 0.5) / (n + 0.5)), 1e-6)
+            weights.append(np.full(len(found), idf))
+        unique, which = np.unique(np.concatenate(rowids), return_inverse=True)
+        scores = np.bincount(which, weights=np.concatenate(weights))
+        order = np.lexsort((-unique, -scores))[:k]
+        best = [(int(unique[i]), float(scores[i])) for i in order]
+        ids = dict(
+            conn.execute(
+                f"SELECT rowid, id FROM {table} WHERE +namespace = ?"
+                f" AND rowid IN ({','.join('?' * len(best))})",
+                (namespace, *(rowid for rowid, _ in best)),
+            ).fetchall()
+        )
+        return [(ids[rowid], value) for rowid, value in best if rowid in ids]
+
+    @staticmethod
+    def _ranked(
+        conn: sqlite3.Connection,
+        table: str,
+        namespace: str,
+        match: str,
+        k: int,
+        *,
+        rowids: str = "",
+    ) -> list[tuple[str, float]]:
+        """The best ``k`` matches by bm25; ``rowids`` confines them (e.g. ``>= 812``)."""
+        where = f" AND rowid {rowids}" if rowids else ""
         try:
             rows = conn.execute(
                 f"SELECT t.id, -f.score FROM (SELECT rowid, bm25({table}_fts, 0.0, 1.0) AS score"
-                f" FROM {table}_fts WHERE {table}_fts MATCH ? ORDER BY score LIMIT ?) f"
+                f" FROM {table}_fts WHERE {table}_fts MATCH ?{where} ORDER BY score LIMIT ?) f"
                 f" JOIN {table} t ON t.rowid = f.rowid WHERE t.namespace = ? ORDER BY f.score",
                 (match, k, namespace),
             ).fetchall()
         except sqlite3.Error as exc:
             raise InvalidInputError(f"keyword query not understood: {exc}", field="query") from exc
         return [(r[0], float(r[1])) for r in rows]
+
+
+class TermCounts(NamedTuple):
+    records: int  # in the namespace
+    matches: dict[str, int]  # records matching each term; a pruned term's up to its cap + 1
+    common_above: int | None  # a term matching more is too common; None: none pruned
 
 
 class CommonTerms:
@@ -70,28 +147,40 @@ class CommonTerms:
         self._sizes: dict[tuple[str, str], tuple[int, int]] = {}
         self._counts: OrderedDict[tuple[str, str, str], tuple[int, int]] = OrderedDict()
 
-    def prune(
+    def counts(
         self,
         conn: sqlite3.Connection,
         namespace: str,
         table: str,
         terms: Sequence[str],
+        window: int,
         *,
         scoped: bool = True,
-    ) -> list[str]:
-        """``terms`` without the ones too common to search by (order kept)."""
+    ) -> TermCounts:
+        """How many records match each term, as far as pruning and the bm25 window need to
+        know (none counted in a namespace too small for either)."""
         terms = [t for t in terms if t.strip()]
-        if len(terms) < 2:
-            return terms
         row = conn.execute("SELECT seq FROM namespaces WHERE name = ?", (namespace,)).fetchone()
         seq = int(row[0]) if row else 0
         size = self._size(conn, namespace, table, seq)
-        if size < self.min_records:
+        cap = int(self.share * size) if size >= self.min_records and len(terms) > 1 else None
+        if cap is None and size <= window:
+            return TermCounts(size, {}, None)
+        limit = size if cap is None else max(cap, window)
+        return TermCounts(
+            size,
+            {t: self._count(conn, namespace, table, t, limit, seq, scoped) for t in terms},
+            cap,
+        )
+
+    @staticmethod
+    def prune(terms: Sequence[str], counts: TermCounts) -> list[str]:
+        """``terms`` without the ones too common to search by (order kept)."""
+        terms = [t for t in terms if t.strip()]
+        if counts.common_above is None:
             return terms
-        cap = int(self.share * size)
-        counts = {t: self._count(conn, namespace, table, t, cap, seq, scoped) for t in terms}
-        rare = [t for t in terms if counts[t] <= cap]
-        return rare or [min(terms, key=lambda t: counts[t])]
+        rare = [t for t in terms if counts.matches[t] <= counts.common_above]
+        return rare or [min(terms, key=lambda t: counts.matches[t])]
 
     def _size(self, conn: sqlite3.Connection, namespace: str, table: str, seq: int) -> int:
         cached = self._sizes.get((namespace, table))
