@@ -60,6 +60,14 @@ def same_answers(approx: SQLiteStore, exact: SQLiteStore, rng: np.random.Generat
     assert exact._vectors.mode(NS, "episode") == "exact"
 
 
+def same_vectors(approx: SQLiteStore, exact: SQLiteStore, ids: list[str]) -> None:
+    """Vectors read back: the approximate store answers from its open index, the exact one
+    from the table; both hold the same, deleted records in neither."""
+    got, want = approx.get_vectors(NS, "episode", ids), exact.get_vectors(NS, "episode", ids)
+    assert got.keys() == want.keys() and len(want) > 0
+    assert all(np.array_equal(got[i], want[i]) for i in want)
+
+
 def test_the_approximate_index_follows_writes_replacements_deletes_and_a_reopen(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -78,6 +86,9 @@ def test_the_approximate_index_follows_writes_replacements_deletes_and_a_reopen(
     approx.apply(Batch(namespace=NS, vectors=moved))  # replaced
     approx.apply(Batch(namespace=NS, deletes=[("episode", e.id) for e in first.episodes[40:90]]))
     same_answers(approx, exact, rng)
+    ids = [e.id for e in first.episodes]
+    same_vectors(approx, exact, ids)
+    assert len(approx.get_vectors(NS, "episode", ids)) == 250  # 50 deleted
     approx.close()
 
     # a new process loads the saved index and catches up with what was written since
@@ -86,6 +97,7 @@ def test_the_approximate_index_follows_writes_replacements_deletes_and_a_reopen(
     assert [p.suffix for p in (tmp_path / "v.db-ann").iterdir()] == [".usearch"]
     reopened = SQLiteStore(path, index=APPROX)
     same_answers(reopened, exact, rng)
+    same_vectors(reopened, exact, ids)
     builds = [r for r in caplog.records if "building the vector index" in r.getMessage()]
     assert len(builds) == 1  # built once; the reopen loaded the saved file
     reopened.close()

@@ -101,6 +101,14 @@ class Ann:
             if int(key) in self.ids
         ]
 
+    def vectors(self, ids: list[str]) -> dict[str, np.ndarray]:
+        """The stored vectors of those ``ids`` the index holds (exact float32 copies)."""
+        known = [i for i in ids if i in self.keys]
+        if not known:
+            return {}
+        found = self.index.get(np.asarray([self.keys[i] for i in known], dtype=np.uint64))
+        return {i: v for i, v in zip(known, found, strict=True) if v is not None}
+
     # -- keeping up with the table --------------------------------------------------------
     def build(self, conn: sqlite3.Connection, seq: int) -> None:
         """Every row of the table (``seq`` read with it, in the same transaction)."""

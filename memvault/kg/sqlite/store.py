@@ -297,8 +297,9 @@ class SQLiteStore(Inventory, Store):
     def get_vectors(
         self, namespace: str, kind: VectorKind, ids: Sequence[str]
     ) -> dict[str, np.ndarray]:
-        out: dict[str, np.ndarray] = {}
-        for part in _chunks(list(ids)):
+        with self._lock:
+            out = self._vectors.held(self._conn, namespace, kind, list(ids))
+        for part in _chunks([i for i in ids if i not in out]):
             rows = self._read(
                 f"SELECT id, vec FROM vectors WHERE namespace = ? AND kind = ?"
                 f" AND id IN ({_marks(len(part))})",

@@ -113,6 +113,17 @@ class VectorCache:
             order = top[np.argsort(-scores[top])]
         return [(m.ids[i], float(scores[i])) for i in order]
 
+    def held(
+        self, conn: sqlite3.Connection, namespace: str, kind: str, ids: list[str]
+    ) -> dict[str, np.ndarray]:
+        """Vectors of ``ids`` from the approximate index when one is open (caught up with
+        the table first), sparing a read of the table; {} without one."""
+        index = self._anns.get((namespace, kind))
+        if index is None or not ids:
+            return {}
+        index.catch_up(conn, _state(conn, namespace, kind)[1])
+        return index.vectors(ids)
+
     def prepare(self, conn: sqlite3.Connection, namespace: str, kind: str) -> str:
         """Build (or load and catch up) the approximate index now and save it, so the first
         recall after a namespace grew past ``min_vectors`` does not pay for it: ``approximate``
