@@ -324,12 +324,19 @@ def _stem(word: str) -> str:
 
 
 _ASKED = {a: {_stem(w) for w in words} for a, words in QUESTION_WORDS.items()}
+# getting to work asks how, not for whom: "how do I get to work now?" is about a commute
+_TO_WORK = re.compile(
+    r"\b(?:get|gets|getting|go|goes|going|drive|driving|ride|riding|walk|walking|cycle|"
+    r"cycling|bike|biking|commute|commuting|travel\w*|head|heading) (?:in )?to work\b"
+    r"(?! (?:at|for)\b)",
+    re.IGNORECASE,
+)
 
 
 def asked_attributes(query: str, extra: Sequence[str] = ()) -> set[str]:
     """The attributes a question is about, by its words (``extra``: attribute names a model
     gave, matched by their own words)."""
-    stems = {_stem(w) for w in _WORD.findall(query.lower())}
+    stems = {_stem(w) for w in _WORD.findall(_TO_WORK.sub(" ", query).lower())}
     found = {a for a, words in _ASKED.items() if stems & words}
     for name in extra:
         if {_stem(w) for w in _WORD.findall(name.lower())} & stems:

@@ -88,6 +88,11 @@ def test_which_attributes_a_question_asks_about() -> None:
     assert asked_attributes("What is Ana's diet these days?") == {"diet"}
     assert asked_attributes("What pets does Ana have?") == set()
     assert asked_attributes("What is Ana's hobby now?", ["hobby"]) == {"hobby"}
+    # getting to work is a commute, not a question about the employer
+    assert asked_attributes("How do I get to work now?") == set()
+    assert asked_attributes("How long does Ana's drive to work take?") == set()
+    assert asked_attributes("Where does Ana work now?") == {"employer"}
+    assert asked_attributes("Does Ana go to work at Helio Labs?") == {"employer"}
 
 
 def test_a_shorter_name_of_the_same_value_is_a_restatement_not_a_change() -> None:
