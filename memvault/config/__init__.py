@@ -124,7 +124,11 @@ class RecallSettings(BaseModel):
         description="false: no age decay in ranking (set by dream.hygiene.confidence_decay).",
     )
     digest_factor: float = Field(
-        default=0.85, gt=0, le=1, description="A cold digest ranks × this (less than it was)."
+        default=1.0,
+        gt=0,
+        le=1,
+        description="A cold digest ranks × this (1: as its text says; it keeps what was "
+        "asked of it, measured in bench/tiers_sim.py).",
     )
     headline_factor: float = Field(
         default=0.7, gt=0, le=1, description="A frozen headline ranks × this."
