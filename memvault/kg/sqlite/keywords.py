@@ -14,8 +14,8 @@ more than the rest of recall. So in a namespace of at least ``common_term_min_re
 (100) records, a word matching more than ``common_term_share`` (5%) of them is left out
 while a rarer word remains (when none does, only the rarest is searched). Counting stops
 past the share (or past ``keyword_scored_matches``, if larger, so that the rarest of common
-words is known), so deciding costs no more than the limits it enforces. Measured on LoCoMo and on
-the generated temporal-update set, recall improves on both (docs/recall.md, "Common
+words is known), so deciding costs no more than the limits it enforces. Measured on LoCoMo
+and on the generated temporal-update set, recall improves on both (docs/recall.md, "Common
 words"); a share of 1% removes too much (LoCoMo 0.71 to 0.62).
 
 Below that share a word can still match thousands of records, and FTS5's bm25 costs a few
@@ -116,15 +116,12 @@ class KeywordSearch:
         namespace: str,
         match: str,
         k: int,
-        *,
-        rowids: str = "",
     ) -> list[tuple[str, float]]:
-        """The best ``k`` matches by bm25; ``rowids`` confines them (e.g. ``>= 812``)."""
-        where = f" AND rowid {rowids}" if rowids else ""
+        """The best ``k`` matches by bm25."""
         try:
             rows = conn.execute(
                 f"SELECT t.id, -f.score FROM (SELECT rowid, bm25({table}_fts, 0.0, 1.0) AS score"
-                f" FROM {table}_fts WHERE {table}_fts MATCH ?{where} ORDER BY score LIMIT ?) f"
+                f" FROM {table}_fts WHERE {table}_fts MATCH ? ORDER BY score LIMIT ?) f"
                 f" JOIN {table} t ON t.rowid = f.rowid WHERE t.namespace = ? ORDER BY f.score",
                 (match, k, namespace),
             ).fetchall()
@@ -135,7 +132,7 @@ class KeywordSearch:
 
 class TermCounts(NamedTuple):
     records: int  # in the namespace
-    matches: dict[str, int]  # records matching each term; a pruned term's up to its cap + 1
+    matches: dict[str, int]  # records matching each term, counted past the larger limit
     common_above: int | None  # a term matching more is too common; None: none pruned
 
 
