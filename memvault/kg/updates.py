@@ -333,10 +333,17 @@ _TO_WORK = re.compile(
 )
 
 
+def asking_words(query: str) -> str:
+    """The question without phrases that use an attribute's word without asking about it
+    ("how do I get to work?" asks about a commute, not an employer); every reader of a
+    question's attributes or predicates starts from this."""
+    return _TO_WORK.sub(" ", query)
+
+
 def asked_attributes(query: str, extra: Sequence[str] = ()) -> set[str]:
     """The attributes a question is about, by its words (``extra``: attribute names a model
     gave, matched by their own words)."""
-    stems = {_stem(w) for w in _WORD.findall(_TO_WORK.sub(" ", query).lower())}
+    stems = {_stem(w) for w in _WORD.findall(asking_words(query).lower())}
     found = {a for a, words in _ASKED.items() if stems & words}
     for name in extra:
         if {_stem(w) for w in _WORD.findall(name.lower())} & stems:

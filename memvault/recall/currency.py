@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memvault.kg.model import Fact, normalize_name
+from memvault.kg.updates import asking_words
 
 _HISTORY = re.compile(
     r"\b(before|used to|previous(ly)?|former(ly)?|originally|at first|earlier|"
@@ -143,7 +144,7 @@ def assess(
         if f.expired_at is None and f.valid_at <= at:
             groups[(f.subject_id, f.predicate)].append(f)
     history = is_history_question(query)
-    asked = stems(query)
+    asked = stems(asking_words(query))
     lifted: set[str] = set()
     demoted: dict[str, Verdict] = {}
     for (_, predicate), members in groups.items():

@@ -140,3 +140,21 @@ def test_a_replaced_statement_lends_no_lift_to_its_neighbours(vault: MemVault) -
         now = h.explanation.signals
         assert now.get("session", 0.0) < lifted.get("session", 0.0)
         assert now.get("context", 0.0) <= lifted.get("context", 0.0)
+
+
+def test_a_question_about_getting_to_work_is_not_answered_by_the_employer(
+    vault: MemVault,
+) -> None:
+    for i, text in enumerate(
+        ["I work at Northwind Bank and I drive to work every day.",
+         "Sold the car! These days I take the tram to work."]
+    ):  # fmt: skip
+        vault.write(text, speaker="Priya", session_id=f"s{i}", namespace="priya",
+                    now=START + timedelta(days=30 * i))  # fmt: skip
+    at = START + timedelta(days=90)
+    job = vault.recall("Where does Priya work now?", namespace="priya", now=at)
+    assert job[0].kind == "fact" and "answers the question" in job[0].explanation.text()
+    assert job[0].text == "Priya works at Northwind Bank"
+    commute = vault.recall("How does Priya get to work now?", namespace="priya", now=at)
+    assert all(h.kind == "episode" for h in commute[:2])  # the employer fact answers nothing
+    assert all("answers the question" not in h.explanation.text() for h in commute)
