@@ -3,15 +3,16 @@ their own life ("we finally moved to Porto") replaces an older one ("I live in B
 when no single-valued fact was extracted from either.
 
 The offline rules read a small set of attributes a person has one value of at a time —
-where they live, who employs them, their team, manager, school, diet and partner — each
-from cue phrasings and a value pattern (a capitalised name after "in / to / from" for a
-city; a diet word after "I'm / go / became"). A statement is about the speaker only when no
-third person ("my sister", "she") is its subject. Two statements of one attribute with
-different values are an update, older → newer, unless the newer says it adds rather than
-replaces ("also", "too", "as well", "another"). Restating the same value corroborates and
-links nothing. What the rules cannot read is left to a configured model (the dream's
-``updates`` stage sends it the pairs the embedder finds close); nothing here knows any
-dataset.
+where they live, who employs them, their team, manager, school, diet, partner and how they
+get to work — each from cue phrasings and a value pattern (a capitalised name after "in / to
+/ from" for a city; a diet word after "I'm / go / became"; a way of travelling, named the
+same however it is said: "the 42 bus" and "by bus" are both ``bus``). A statement is about
+the speaker only when no third person ("my sister", "she") is its subject. Two statements of
+one attribute with different values are an update, older → newer, unless the newer says it
+adds rather than replaces ("also", "too", "as well", "another"). Restating the same value
+corroborates and links nothing. What the rules cannot read is left to a configured model (the
+dream's ``updates`` stage sends it the pairs the embedder finds close); nothing here knows
+any dataset.
 
 :func:`chains` turns a speaker's statements into links (each statement → the first later
 statement of the attribute with another value); :func:`asked_attributes` says which
@@ -36,6 +37,26 @@ _DIETS = (
 _SELF = (
     r"(?:I'm|I am|we're|we are|I've been|we've been|go|going|gone|went|became|become|"
     r"turned|stay|staying|eat|eating|now)"
+)
+
+# ways of getting to work, each named once however it is said (a restatement is not a change)
+_MODES = {
+    "bus": "bus", "buses": "bus", "coach": "bus",
+    "train": "train", "trains": "train", "rail": "train",
+    "tram": "tram", "trams": "tram", "streetcar": "tram",
+    "metro": "metro", "subway": "metro", "underground": "metro", "tube": "metro",
+    "bike": "bike", "bicycle": "bike", "biking": "bike", "cycle": "bike", "cycling": "bike",
+    "cycles": "bike", "ride my bike": "bike",
+    "car": "car", "drive": "car", "drives": "car", "driving": "car",
+    "walk": "walk", "walks": "walk", "walking": "walk", "on foot": "walk",
+    "carpool": "carpool", "carpooling": "carpool", "car pool": "carpool", "rideshare": "carpool",
+    "scooter": "scooter", "ferry": "ferry", "motorbike": "motorbike", "motorcycle": "motorbike",
+}  # fmt: skip
+# a mode named as what was left behind is not the value: "switched from the bus to cycling"
+_MODE = (
+    r"(?<!from )(?<!from the )(?<!instead of )(?<!no more )(?<!stopped )\b("
+    + "|".join(sorted(map(re.escape, _MODES), key=len, reverse=True))
+    + r")\b"
 )
 
 # attribute → (cue that must occur, value patterns: the first group is the value)
@@ -115,6 +136,14 @@ _RULES: dict[str, tuple[re.Pattern[str], tuple[re.Pattern[str], ...]]] = {
             ),
         ),
     ),
+    "commute": (
+        re.compile(
+            r"\b(commute|commuting|to work\b(?! (?:at|for)\b)|to the office|into (?:the )?office|"
+            r"into work|carpool\w*)",
+            re.IGNORECASE,
+        ),
+        (re.compile(_MODE, re.IGNORECASE),),
+    ),
 }
 
 # leaving a value without naming the next one: "I quit Siemens", "we moved out of Vienna"
@@ -143,6 +172,7 @@ QUESTION_WORDS: dict[str, tuple[str, ...]] = {
         "relationship",
         "married",
     ),
+    "commute": ("commute", "commuting"),  # and "get / go / drive … to work" (``_TO_WORK``)
 }
 
 # words a statement of each attribute tends to use: to look for such statements beyond what
@@ -155,6 +185,7 @@ STATEMENT_WORDS: dict[str, tuple[str, ...]] = {
     "school": ("study", "studying", "university", "college", "enrolled", "student"),
     "diet": ("vegetarian", "vegan", "pescatarian", "diet", "eating", "meat", "gluten"),
     "partner": ("partner", "girlfriend", "boyfriend", "seeing", "dating", "together", "met"),
+    "commute": ("commute", "bus", "train", "tram", "metro", "cycling", "bike", "drive", "walk"),
 }
 
 # the newer statement adds a value rather than replacing one
@@ -251,12 +282,16 @@ def statements(text: str) -> list[Statement]:
                 continue
             value = _first_value(sentence, patterns)
             if value:
-                out.append(
-                    Statement(attribute, value.lower() if attribute in {"team", "diet"} else value)
-                )
+                out.append(Statement(attribute, _canonical(attribute, value)))
             elif attribute in _LEFT and (gone := _first_value(sentence, (_LEFT[attribute],))):
                 out.append(Statement(attribute, f"no longer {gone}"))
     return out
+
+
+def _canonical(attribute: str, value: str) -> str:
+    if attribute == "commute":
+        return _MODES.get(value.lower(), value.lower())
+    return value.lower() if attribute in {"team", "diet"} else value
 
 
 def _first_value(sentence: str, patterns: Sequence[re.Pattern[str]]) -> str | None:
@@ -345,6 +380,8 @@ def asked_attributes(query: str, extra: Sequence[str] = ()) -> set[str]:
     gave, matched by their own words)."""
     stems = {_stem(w) for w in _WORD.findall(asking_words(query).lower())}
     found = {a for a, words in _ASKED.items() if stems & words}
+    if _TO_WORK.search(query):
+        found.add("commute")
     for name in extra:
         if {_stem(w) for w in _WORD.findall(name.lower())} & stems:
             found.add(name)

@@ -335,8 +335,8 @@ class UpdateVerdicts(BaseModel):
 _UPDATES_SYSTEM = (
     "Each pair holds an older and a newer statement by the same speaker. Say whether the "
     "newer one replaces what the older says about one attribute of the speaker's own life "
-    "(where they live, their employer, team, manager, school, diet, partner, or similar: "
-    "one value at a time): 'update'; whether both stay true ('coexist': a second pet, a "
+    "(where they live, their employer, team, manager, school, diet, partner, commute, or "
+    "similar: one value at a time): 'update'; whether both stay true ('coexist': a second pet, a "
     "second language); or whether they are about different things ('unrelated'). For an "
     "update give the attribute (one or two words) and the value before and after. Only what "
     "the text says. JSON: {'verdicts': [{'pair_id', 'verdict', 'attribute', 'before', "

@@ -32,6 +32,11 @@ def _said(i: int, text: str, speaker: str = "Ines") -> Said:
         ("I quit Siemens last Friday.", ("employer", "no longer Siemens")),
         ("We moved away from Vienna to Zurich.", ("residence", "Zurich")),
         ("We moved out of Vienna.", ("residence", "no longer Vienna")),
+        # a way of getting to work, named the same however it is said
+        ("My commute now is the 42 bus, about 35 minutes.", ("commute", "bus")),
+        ("I've started getting to work by cycling along the canal.", ("commute", "bike")),
+        ("I switched from the bus to cycling to work.", ("commute", "bike")),
+        ("I stopped driving to work, I take the metro.", ("commute", "metro")),
     ],
 )
 def test_statements_of_the_speakers_own_life(text: str, expected: tuple[str, str]) -> None:
@@ -48,6 +53,8 @@ def test_statements_of_the_speakers_own_life(text: str, expected: tuple[str, str
         "I work with Python every day.",  # a tool, not an employer
         "What's a good vegan lasagna recipe?",  # a diet word, not the speaker's diet
         "I left my keys at home.",
+        "My sister drives to work.",
+        "I need to work harder this month.",  # "to work" without a way of getting there
         "",
     ],
 )
@@ -67,6 +74,11 @@ def test_a_newer_value_replaces_an_older_one_and_an_addition_does_not() -> None:
     assert judge(old, _said(3, "I live in Graz, still.")) is None  # same value
     assert judge(old, _said(3, "I live in Bilbao.", speaker="Tom")) is None  # someone else
     assert judge(_said(3, "I live in Bilbao."), old) is None  # older cannot replace newer
+    # the same way of travelling said two ways is a restatement; another way is a change
+    bus = _said(0, "My commute is the 42 bus.")
+    assert judge(bus, _said(2, "I take the bus to work, the 17 now.")) is None
+    link = judge(bus, _said(3, "I cycle to work these days."))
+    assert link is not None and (link.before, link.after) == ("bus", "bike")
 
 
 def test_chains_link_every_restatement_to_the_next_value_and_keep_speakers_apart() -> None:
@@ -89,8 +101,9 @@ def test_which_attributes_a_question_asks_about() -> None:
     assert asked_attributes("What pets does Ana have?") == set()
     assert asked_attributes("What is Ana's hobby now?", ["hobby"]) == {"hobby"}
     # getting to work is a commute, not a question about the employer
-    assert asked_attributes("How do I get to work now?") == set()
-    assert asked_attributes("How long does Ana's drive to work take?") == set()
+    assert asked_attributes("How do I get to work now?") == {"commute"}
+    assert asked_attributes("How long does Ana's drive to work take?") == {"commute"}
+    assert asked_attributes("How is Ana commuting these days?") == {"commute"}
     assert asked_attributes("Where does Ana work now?") == {"employer"}
     assert asked_attributes("Does Ana go to work at Helio Labs?") == {"employer"}
 
