@@ -160,6 +160,28 @@ _COMMON = frozenset(
     after before during about
     """.split()
 )
+# words that open a sentence in chat and are no one's name ("Sounds fun!", "Thankfully it
+# worked", "Seeing Caroline happy…"): capitalised only because they come first, never part
+# of one; adjectives ("Big change: …", "Long week.") only when no capitalised word follows
+# ("Big Sur"). Nouns that open a sentence ("Pottery is …") stay: they are topics
+_OPENERS = frozenset(
+    """
+    sounds sound seems looks feels seeing being getting having making taking trying
+    talking thinking finding creating wishing hoping keep check take got get bet hope
+    reminds remember guess imagine appreciate appreciated appreciating
+    wow aw aww omg ugh hmm hm um uh yay thankfully absolutely definitely totally honestly
+    seriously actually anyway anyways luckily hopefully unfortunately fortunately basically
+    obviously surely exactly plus since though although still even maybe perhaps probably
+    almost often sometimes always never usually everyone someone anyone nobody everybody
+    somebody bye goodbye cheers gonna wanna gotta kinda sorta nah
+    """.split()
+)
+_OPENING_ADJECTIVES = frozenset(
+    """
+    big small little long short last next first new old same such lots busy crazy tough
+    hard fun funny true right glad happy sad excited proud
+    """.split()
+)
 _MONTHS = frozenset(
     """
     january february march april may june july august september october november
@@ -199,9 +221,10 @@ def _named_entities(text: str) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for match in _CAP_RUN.finditer(text):
         words = match.group(0).split()
-        while words and words[0].lower().strip("'’") in _COMMON:
+        opens = _opens_sentence(text, match.start())
+        while words and (_common(words[0]) or (opens and _opener(words[0], alone=len(words) == 1))):
             words.pop(0)
-        while words and words[-1].lower() in _COMMON:
+        while words and _common(words[-1]):
             words.pop()
         if not words or (len(words) == 1 and words[0].lower() in _MONTHS):
             continue
@@ -210,6 +233,25 @@ def _named_entities(text: str) -> list[tuple[str, str]]:
             continue
         found.append((name, _entity_type(text[: match.start()], words)))
     return found
+
+
+def _base(word: str) -> str:
+    """The word without a contraction or possessive: "It's" → "it", "You're" → "you"."""
+    return word.lower().replace("’", "'").strip("'").split("'")[0]
+
+
+def _common(word: str) -> bool:
+    return word.lower().strip("'’") in _COMMON or _base(word) in _COMMON
+
+
+def _opener(word: str, *, alone: bool) -> bool:
+    base = _base(word)
+    return base in _OPENERS or (alone and base in _OPENING_ADJECTIVES)
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    before = text[:at].rstrip(" \t\"'“‘(*-")
+    return not before or before[-1] in ".!?:;\n"
 
 
 def _entity_type(before: str, words: list[str]) -> str:

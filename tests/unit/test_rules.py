@@ -44,6 +44,22 @@ def test_named_entities_skip_sentence_starters_and_type_by_cue() -> None:
     assert "Yesterday" not in found and "Thanks" not in found
 
 
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        # a contraction of a common word is no name: "It's" was read as the entity "It"
+        ("It's great. That's fun! You're right, Mel. Can't wait.", {"Mel"}),
+        # words that open a chat sentence; an adjective only when no name follows it
+        ("Sounds good! Big change: I moved. Long week.", set()),
+        ("Thankfully Oliver came. Seeing Caroline happy was great.", {"Oliver", "Caroline"}),
+        ("Big Sur was amazing. Emily came along.", {"Big Sur", "Emily"}),
+        ("Pottery is my new thing.", {"Pottery"}),  # a noun that opens a sentence: a topic
+    ],
+)
+def test_what_opens_a_sentence_is_not_a_name(text: str, names: set[str]) -> None:
+    assert {e.name for e in extract(text, speaker=None).entities} == names
+
+
 def test_object_entities_are_listed() -> None:
     names = {e.name for e in extract("my boss is Maria", speaker="Ana").entities}
     assert "Maria" in names
