@@ -7,7 +7,9 @@ random vectors are the hardest case for a graph index's speed. Queries are embed
 on every call, so the timings include query embedding. Baselines timed in the same run: a
 bare numpy top-k over the same float32 matrix (without embedding, and with it), and memvault
 with each of its large-namespace measures turned off (exact vectors; every query word in
-keyword search).
+keyword search), and memvault without freezing the collector after its first recall
+(``recall.freeze_gc``; timed first, as a freeze lasts the process). p99 shows the pauses of
+Python's full collections, which p95 of 200 recalls does not.
 
 The index's recall against exact top-k is measured on real MiniLM embeddings: the turns of a
 conversation file in the evaluation contract's format (``--turns``; by default LoCoMo's, when
@@ -75,6 +77,7 @@ def percentiles(samples: list[float]) -> dict[str, float]:
     return {
         "p50_ms": round(float(np.percentile(a, 50)), 2),
         "p95_ms": round(float(np.percentile(a, 95)), 2),
+        "p99_ms": round(float(np.percentile(a, 99)), 2),
     }
 
 
@@ -189,7 +192,9 @@ def main() -> None:
         result["numpy_topk"] = percentiles(numpy_only)
         result["numpy_topk_with_embedding"] = percentiles(numpy_embed)
         never = 10**9
+        # first: once a recall froze the process's objects (recall.freeze_gc), they stay so
         runs = {
+            "memvault_gc_not_frozen": {"recall": {"freeze_gc": False}},
             "memvault_recall": {},
             "memvault_exact_vectors": {"index": {"ann_min_vectors": never}},
             "memvault_every_query_word": {"index": {"common_term_min_records": never}},

@@ -64,6 +64,11 @@ class RecallSettings(BaseModel):
     query_cache: int = Field(
         default=1024, ge=0, description="Query vectors kept for repeated queries (0: none)."
     )
+    freeze_gc: bool = Field(
+        default=True,
+        description="After the process's first recall, freeze what is alive (gc.freeze) so "
+        "the collector's full passes stop walking the model and indexes.",
+    )
     channel_weights: dict[str, float] = Field(
         default_factory=lambda: {
             "dense": 0.4,

@@ -18,6 +18,7 @@ throw that away (docs/decisions/0002-recall-fusion.md has the measurements).
 
 from __future__ import annotations
 
+import gc
 import math
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Sequence
@@ -37,6 +38,20 @@ from memvault.recall.currency import Assessment, Verdict, assess
 from memvault.recall.query import keyword_terms, name_candidates
 from memvault.recall.ranking import rank
 from memvault.recall.results import Hit
+
+_settled = False
+
+
+def _settle() -> None:
+    """Once per process, after its first recall: the model, the indexes and the caches it
+    loaded live as long as the process, so Python's full collections need not walk them
+    again (``gc.freeze``). Unfrozen, a full pass over them took 30-40 ms here and landed on
+    about every hundredth recall (bench: p99 at 100k 33.7 ms, frozen 17.5)."""
+    global _settled
+    if not _settled:
+        _settled = True
+        gc.collect()
+        gc.freeze()
 
 
 class Recaller:
@@ -79,7 +94,10 @@ class Recaller:
         score = self._session(c, score)
         verdicts = self._currency(c, query, vector, at, score, k)
         self._discount_lent(c, score, verdicts)
-        return rank(c, score, at, verdicts, k, self.s)
+        hits = rank(c, score, at, verdicts, k, self.s)
+        if self.s.freeze_gc:
+            _settle()
+        return hits
 
     def _embed_query(self, query: str) -> np.ndarray:
         cache = self._query_vectors

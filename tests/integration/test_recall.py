@@ -1,3 +1,5 @@
+import subprocess
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -153,3 +155,38 @@ def test_a_repeated_query_is_not_embedded_again(tmp_path: Path) -> None:
         v.recall("a third query")  # the first one is now the oldest of three: out
         v.recall("where does Ana live")
         assert embedder.calls == calls + 3
+
+
+FREEZES = """
+import gc, sys
+from memvault import MemVault
+from memvault.embed import HashingEmbedder
+settings = {"freeze_gc": sys.argv[2] == "on"}
+with MemVault.open(sys.argv[1], embedder=HashingEmbedder(), recall=settings) as v:
+    v.write("I adopted a beagle puppy named Biscuit.", namespace="ana")
+    before = gc.get_freeze_count()
+    v.recall("what dog did I adopt?", namespace="ana")
+    after = gc.get_freeze_count()
+    v.recall("what dog did I adopt again?", namespace="ana")
+    print(before, after, gc.get_freeze_count())
+"""
+
+
+@pytest.mark.parametrize("setting", ["on", "off"])
+def test_the_first_recall_of_a_process_freezes_what_it_loaded(tmp_path: Path, setting: str) -> None:
+    """What the first recall loaded lives as long as the process: frozen, Python's full
+    collections stop walking it (``recall.freeze_gc``); once per process, and never when the
+    setting is off."""
+    done = subprocess.run(
+        [sys.executable, "-c", FREEZES, str(tmp_path / f"{setting}.db"), setting],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    before, after, later = map(int, done.stdout.split())
+    assert before == 0
+    if setting == "on":
+        assert after > 1000 and later == after  # the second recall freezes nothing more
+    else:
+        assert after == later == 0
