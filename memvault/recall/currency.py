@@ -69,6 +69,8 @@ class Assessment:
     facts: dict[str, Verdict] = field(default_factory=dict)
     episodes: dict[str, Verdict] = field(default_factory=dict)
     answers: list[Fact] = field(default_factory=list)
+    # episodes that answer it: the newest statement of the asked attribute (episode_updates)
+    episode_answers: set[str] = field(default_factory=set)
 
 
 def _day(t: datetime) -> str:

@@ -384,6 +384,7 @@ class Recaller:
                 s.outdated_factor, s.current_factor, s.contested_factor
             ),
         )
+        found.episode_answers |= judged.answers
         for rid, v in judged.verdicts.items():
             had = found.episodes.get(rid)
             if had is None or (v.factor < 1.0 and v.factor < had.factor):
@@ -402,7 +403,9 @@ class Recaller:
         for f in facts:
             for i in f.source_episode_ids:
                 said_by[i] = max(said_by[i], score.get(("fact", f.id), 0.0))
-        joined = [i for i in judged.inherits if ("episode", i) not in c.keys]
+        joined = [i for i in {*judged.inherits, *judged.answers} if ("episode", i) not in c.keys]
+        for i in judged.answers:
+            c.keys.setdefault(("episode", i), None)
         for rid, replaced in judged.inherits.items():
             c.keys.setdefault(("episode", rid), None)
             inherited = max(max(score.get(("episode", i), 0.0), said_by[i]) for i in replaced)

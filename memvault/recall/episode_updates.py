@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from memvault.kg.model import Episode, Replacement
-from memvault.kg.updates import Link, Said, asked_attributes, chains
+from memvault.kg.updates import Link, Said, asked_attributes, chains, statements
 from memvault.persona.service import ASSISTANTS
 from memvault.recall.currency import Verdict, is_history_question
 
@@ -49,6 +49,8 @@ class EpisodeCurrency:
     # (current at the time) → those it replaced; for a history question, the answer → the
     # statement that replaced it
     inherits: dict[str, list[str]] = field(default_factory=dict)
+    # the newest statement of the asked attribute, per speaker: what answers the question
+    answers: set[str] = field(default_factory=set)
 
 
 def _short(text: str, n: int = 60) -> str:
@@ -143,7 +145,44 @@ def assess(
                 factors.current,
                 f"provisional: the newest statement on {link.attribute} (pending the dream)",
             )
+    for e, attribute in _newest_statements(episodes, at, asked, query):
+        had = out.verdicts.get(e.id)
+        if had is not None and had.factor < 1.0:
+            continue
+        out.answers.add(e.id)
+        if had is None:
+            out.verdicts[e.id] = Verdict(
+                factors.current,
+                f"answers the question: {e.speaker}'s newest statement on {attribute} "
+                f"({e.occurred_at.date().isoformat()})",
+            )
     return out
+
+
+def _newest_statements(
+    episodes: Sequence[Episode], at: datetime, asked: set[str], query: str
+) -> list[tuple[Episode, str]]:
+    """Per speaker (those the question names, if it names any) and asked attribute, the
+    newest statement of it by the time recall looks from, unless a dream's link says it
+    was replaced (the end of its chain answers instead)."""
+    said = [
+        e
+        for e in episodes
+        if e.speaker and e.speaker.lower() not in ASSISTANTS and e.occurred_at <= at
+    ]
+    named = {e.speaker.lower() for e in said if _named(e.speaker or "", query)}
+    newest: dict[tuple[str, str], Episode] = {}
+    for e in said:
+        speaker = (e.speaker or "").lower()
+        if named and speaker not in named:
+            continue
+        for attribute in {st.attribute for st in statements(e.content)} & asked:
+            key = (speaker, attribute)
+            if key not in newest or e.occurred_at > newest[key].occurred_at:
+                newest[key] = e
+    return [
+        (e, attribute) for (_, attribute), e in newest.items() if not links_at(e, at, {attribute})
+    ]
 
 
 def _unjudged_links(

@@ -42,7 +42,9 @@ def rank(
             if f is not None and _visible_fact(f, at):
                 v = verdicts.facts.get(rid)
                 scored.append((key, score_fact(f, relevance, at, s, v)))
-    _answers_rank_first(scored, {f.id for f in verdicts.answers}, s.answer_factor)
+    # the newest statement first, then the fact above it
+    _answers_rank_first(scored, set(verdicts.episode_answers), "episode", s.current_factor)
+    _answers_rank_first(scored, {f.id for f in verdicts.answers}, "fact", s.answer_factor)
     scored.sort(key=lambda item: (-item[1].score, item[0][1]))
     return [_hit(c, key, factors) for key, factors in scored[:k]]
 
@@ -76,14 +78,17 @@ def _hit(c: Candidates, key: Key, factors: Factors) -> Hit:
 
 
 def _answers_rank_first(
-    scored: list[tuple[Key, Factors]], answers: set[str], factor: float
+    scored: list[tuple[Key, Factors]], answers: set[str], kind: str, factor: float
 ) -> None:
-    """A current fact that answers the question (its subject named, its predicate asked
-    about) ranks above every other memory: its own confidence decays since it was last
-    confirmed, but it is still what the vault holds true."""
-    best = max((f.score for (_, rid), f in scored if rid not in answers), default=0.0)
-    for (kind, rid), f in scored:
-        if kind == "fact" and rid in answers and best * factor > f.score:
+    """What answers the question ranks above every other memory: a current fact whose
+    subject the query names and whose predicate it asks about (× ``answer_factor``: its own
+    confidence decays since it was last confirmed, but it is still what the vault holds
+    true); below it, the newest statement of the asked attribute (× ``current_factor``),
+    which may share no word with the question ("How do I get to work now?" → "My commute
+    now is the 42 bus")."""
+    best = max((f.score for (k, rid), f in scored if k != kind or rid not in answers), default=0)
+    for (k, rid), f in scored:
+        if k == kind and rid in answers and best * factor > f.score:
             f.score = best * factor
             f.currency_note = f"{f.currency_note}; ranked first (best other × {factor:g})"
 

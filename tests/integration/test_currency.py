@@ -63,7 +63,9 @@ def test_supersession_buries_nothing_about_other_things(vault: MemVault) -> None
     hits = vault.recall("where does Maya work", namespace="maya", k=10, now=NOW)
     assert "Helio Labs" in hits[0].text
     turn = next(h for h in hits if "live in Berlin" in h.text)
-    assert turn.explanation.factors.currency == 1.0
+    # not demoted for the move: it is Maya's newest statement of where she works
+    assert turn.explanation.factors.currency > 1.0
+    assert "newest statement on employer" in turn.explanation.text()
 
 
 def test_between_dreams_the_older_value_is_contested_and_a_restatement_reinforces(
