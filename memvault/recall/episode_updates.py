@@ -170,7 +170,7 @@ def _newest_statements(
         for e in episodes
         if e.speaker and e.speaker.lower() not in ASSISTANTS and e.occurred_at <= at
     ]
-    named = {e.speaker.lower() for e in said if _named(e.speaker or "", query)}
+    named = {(e.speaker or "").lower() for e in said if _named(e.speaker or "", query)}
     newest: dict[tuple[str, str], Episode] = {}
     for e in said:
         speaker = (e.speaker or "").lower()
