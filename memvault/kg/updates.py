@@ -366,13 +366,23 @@ _TO_WORK = re.compile(
     r"(?! (?:at|for)\b)",
     re.IGNORECASE,
 )
+# a person who takes part beside the subject is named, not asked about: "what did Ana and
+# her boyfriend cook?", "Ana went fishing with her partner" ask about the cooking and the
+# fishing; "who is Ana's boyfriend?" and "is Ana still with her partner?" do ask
+_COMPANION = re.compile(
+    r"(?<!still )\b(?:and|with|&) (?:(?:his|her|their|my|your|our) )?(?:new |current )?"
+    r"(?:partner|girlfriend|boyfriend|wife|husband|spouse|manager|boss)s?\b"
+    r"(?! (?:now|these days|anymore|any more)\b)",
+    re.IGNORECASE,
+)
 
 
 def asking_words(query: str) -> str:
     """The question without phrases that use an attribute's word without asking about it
-    ("how do I get to work?" asks about a commute, not an employer); every reader of a
-    question's attributes or predicates starts from this."""
-    return _TO_WORK.sub(" ", query)
+    ("how do I get to work?" asks about a commute, not an employer; "what did Ana and her
+    partner cook?" about a meal, not who the partner is); every reader of a question's
+    attributes or predicates starts from this."""
+    return _COMPANION.sub(" ", _TO_WORK.sub(" ", query))
 
 
 def asked_attributes(query: str, extra: Sequence[str] = ()) -> set[str]:

@@ -106,6 +106,14 @@ def test_which_attributes_a_question_asks_about() -> None:
     assert asked_attributes("How is Ana commuting these days?") == {"commute"}
     assert asked_attributes("Where does Ana work now?") == {"employer"}
     assert asked_attributes("Does Ana go to work at Helio Labs?") == {"employer"}
+    # a partner or a manager who takes part beside the subject is not what is asked
+    assert asked_attributes("What did Ana and her boyfriend cook on Friday?") == set()
+    assert asked_attributes("When did Ana go fishing with her partner?") == set()
+    assert asked_attributes("Where did Ana and her wife move last year?") == {"residence"}
+    assert asked_attributes("Who is Ana's boyfriend now?") == {"partner"}
+    assert asked_attributes("Is Ana still with her partner?") == {"partner"}
+    assert asked_attributes("Is Ana with her boyfriend now?") == {"partner"}
+    assert asked_attributes("Who is Ana dating?") == {"partner"}
 
 
 def test_a_shorter_name_of_the_same_value_is_a_restatement_not_a_change() -> None:
