@@ -1,9 +1,10 @@
 """recall@k on LoCoMo: memvault against plain BM25 over turns and plain dense cosine.
 
-All three rank the same turns for the same questions in one run. BM25 is Okapi (k1 1.5,
-b 0.75) over lower-cased word tokens of the turn text; dense is cosine between the
-question and the turn text with memvault's embedder. Adversarial questions are reported
-apart and left out of "overall".
+All rank the same turns for the same questions in one run. BM25 is Okapi (k1 1.5, b 0.75)
+over lower-cased word tokens of the turn text; dense is cosine between the question and the
+turn text with memvault's embedder; dense_without_speakers the same with the conversation's
+speakers' names taken out of the question, as memvault embeds it (docs/decisions/0010).
+Adversarial questions are reported apart and left out of "overall".
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy as np
 
 from memvault import MemVault
 from memvault.eval.recall_eval import read_jsonl, run_recall_eval
+from memvault.recall.query import vector_text
 
 WORD = re.compile(r"[a-z0-9]+")
 
@@ -55,8 +57,10 @@ def baselines(turns: list[dict], questions: list[dict], vault: MemVault, k: int)
         by_conv[t["conv_id"]].append(t)
     bm: dict[str, list[float]] = defaultdict(list)
     dense: dict[str, list[float]] = defaultdict(list)
+    unnamed: dict[str, list[float]] = defaultdict(list)
     embed = vault.c.embedder.embed
     matrices = {c: embed([t["text"] for t in ts]) for c, ts in by_conv.items()}
+    speakers = {c: {t.get("speaker") or "" for t in ts} - {""} for c, ts in by_conv.items()}
     for q in questions:
         gold = set(q.get("evidence_turn_ids") or [])
         if not gold:
@@ -66,10 +70,19 @@ def baselines(turns: list[dict], questions: list[dict], vault: MemVault, k: int)
         top_bm = {ids[i] for i in bm25_rank([t["text"] for t in ts], q["question"], k)}
         sims = matrices[q["conv_id"]] @ embed([q["question"]])[0]
         top_dense = {ids[i] for i in np.argsort(-sims)[:k]}
+        sims = (
+            matrices[q["conv_id"]] @ embed([vector_text(q["question"], speakers[q["conv_id"]])])[0]
+        )
+        top_unnamed = {ids[i] for i in np.argsort(-sims)[:k]}
         cat = q.get("category_name") or "all"
         bm[cat].append(len(gold & top_bm) / len(gold))
         dense[cat].append(len(gold & top_dense) / len(gold))
-    return {"bm25": summarise(bm), "dense": summarise(dense)}
+        unnamed[cat].append(len(gold & top_unnamed) / len(gold))
+    return {
+        "bm25": summarise(bm),
+        "dense": summarise(dense),
+        "dense_without_speakers": summarise(unnamed),
+    }
 
 
 def main() -> None:

@@ -43,6 +43,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     **{f"no {name}": {"channel_weights": {name: 0.0}} for name in OFF},
     "no age decay": {"decay_per_day": dict.fromkeys(TYPES, 0.0)},
     "dense only": {"channel_weights": {**OFF, "dense": 1.0}},
+    "speakers' names in the query vector": {"speakers_in_query_vector": True},
 }
 
 

@@ -1,6 +1,7 @@
 """Does recall tell current from outdated? On the generated temporal-update benchmark
 (bench/temporal_data.py), memvault before any dream and after one dream per person, beside
-plain BM25 over turns and plain dense cosine with the same embedder, in the same run.
+plain BM25 over turns and plain dense cosine with the same embedder (also with the speakers'
+names out of the question, as memvault embeds it), in the same run.
 
 Per category: R@10; for ``current`` questions also R@1 of the newest statement and
 "newest above every outdated" (the newest statement is in the top 10 and ranks above every
@@ -29,6 +30,7 @@ from temporal_data import write
 
 from memvault import MemVault
 from memvault.eval.recall_eval import dream_each, read_jsonl, run_recall_eval
+from memvault.recall.query import vector_text
 
 
 def score(questions: list[dict], ranked: dict[str, list[str]], k: int) -> dict[str, dict]:
@@ -66,14 +68,17 @@ def memvault_ranked(turns: Path, questions: Path, k: int, dream: bool) -> tuple[
     return ranked, time.perf_counter() - started
 
 
-def baseline_ranked(turns: list[dict], questions: list[dict], k: int) -> tuple[dict, dict]:
+def baseline_ranked(turns: list[dict], questions: list[dict], k: int) -> tuple[dict, dict, dict]:
+    """Plain BM25, plain dense cosine, and dense cosine with the question embedded without
+    its conversation's speakers' names (as memvault embeds it: docs/decisions/0010)."""
     by_conv: dict[str, list[dict]] = defaultdict(list)
     for t in turns:
         by_conv[t["conv_id"]].append(t)
     with tempfile.TemporaryDirectory() as tmp, MemVault.open(Path(tmp) / "e.db") as vault:
         embed = vault.c.embedder.embed
         matrices = {c: embed([t["text"] for t in ts]) for c, ts in by_conv.items()}
-        bm, dense = {}, {}
+        speakers = {c: {t.get("speaker") or "" for t in ts} - {""} for c, ts in by_conv.items()}
+        bm, dense, unnamed = {}, {}, {}
         for q in questions:
             ts = by_conv[q["conv_id"]]
             ids = [t["turn_id"] for t in ts]
@@ -82,7 +87,10 @@ def baseline_ranked(turns: list[dict], questions: list[dict], k: int) -> tuple[d
             ]
             sims = matrices[q["conv_id"]] @ embed([q["question"]])[0]
             dense[q["question_id"]] = [ids[i] for i in np.argsort(-sims)[:k]]
-    return bm, dense
+            text = vector_text(q["question"], speakers[q["conv_id"]])
+            sims = matrices[q["conv_id"]] @ embed([text])[0]
+            unnamed[q["question_id"]] = [ids[i] for i in np.argsort(-sims)[:k]]
+    return bm, dense, unnamed
 
 
 def main() -> None:
@@ -97,7 +105,7 @@ def main() -> None:
         questions = read_jsonl(questions_path, ("conv_id", "question_id", "question"))
         before, t_before = memvault_ranked(turns_path, questions_path, args.k, dream=False)
         after, t_after = memvault_ranked(turns_path, questions_path, args.k, dream=True)
-        bm, dense = baseline_ranked(turns, questions, args.k)
+        bm, dense, unnamed = baseline_ranked(turns, questions, args.k)
     result = {
         "benchmark": "temporal_updates",
         "people": args.people,
@@ -108,6 +116,7 @@ def main() -> None:
         "memvault_after_dream": score(questions, after, args.k),
         "bm25": score(questions, bm, args.k),
         "dense": score(questions, dense, args.k),
+        "dense_without_speakers": score(questions, unnamed, args.k),
         "seconds": {"before": round(t_before, 1), "after": round(t_after, 1)},
     }
     json.dump(result, sys.stdout, indent=2)

@@ -128,6 +128,11 @@ class RecallSettings(BaseModel):
         default=True,
         description="false: no age decay in ranking (set by dream.hygiene.confidence_decay).",
     )
+    speakers_in_query_vector: bool = Field(
+        default=False,
+        description="Embed the query with the names of the namespace's speakers in it (they "
+        "are out of every episode's vector; docs/decisions/0010). For comparison only.",
+    )
     digest_factor: float = Field(
         default=1.0,
         gt=0,

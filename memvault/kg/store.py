@@ -253,6 +253,13 @@ class Store(ABC):
         }
         return c.watermark, ids, c.deleted
 
+    def speakers_since(self, namespace: str, watermark: int) -> tuple[int, set[str]]:
+        """Who spoke in the episodes written after ``watermark``, and the watermark to ask
+        from next: recall keeps each namespace's speakers this way, reading only what is new.
+        Adapters may answer without parsing whole records."""
+        c = self.changed_since(namespace, watermark)
+        return c.watermark, {e.speaker for e in c.episodes if e.speaker}
+
     @abstractmethod
     def watermark(self, namespace: str) -> int: ...
 

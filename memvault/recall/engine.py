@@ -3,8 +3,10 @@ then rank (memvault.recall.ranking: filter by time and snooze, the composite sco
 explanation for every hit).
 
 Candidates come from dense vectors (episodes and facts), BM25 keywords, and the graph
-(entities named in the query → facts about them and episodes that mention them). Every
-candidate then gets every signal, so fusion compares like with like:
+(entities named in the query → facts about them and episodes that mention them). The query
+vector is computed without the names of the namespace's speakers, as every episode's is
+without its speaker (docs/decisions/0010). Every candidate then gets every signal, so fusion
+compares like with like:
 
     base      = w_dense·cos⁺/max + w_keyword·bm25/max + w_graph·graph/max
     + actor   : w_actor when the memory's speaker (or a fact's subject) is named in the query
@@ -35,7 +37,7 @@ from memvault.kg.updates import STATEMENT_WORDS, asked_attributes, statements
 from memvault.recall import episode_updates
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment, Verdict, assess
-from memvault.recall.query import keyword_terms, name_candidates
+from memvault.recall.query import keyword_terms, name_candidates, vector_text
 from memvault.recall.ranking import rank
 from memvault.recall.results import Hit
 
@@ -70,6 +72,7 @@ class Recaller:
         # agents ask the same things again: a query's vector is kept (bounded, oldest out)
         self._query_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._sizes: dict[str, tuple[int, int]] = {}  # namespace → (watermark, episodes)
+        self._spoke: dict[str, tuple[int, set[str]]] = {}  # namespace → (watermark, speakers)
 
     def recall(
         self,
@@ -81,7 +84,8 @@ class Recaller:
         as_of: datetime | None = None,
     ) -> list[Hit]:
         at = as_of or now
-        vector = self._embed_query(query)
+        speakers = () if self.s.speakers_in_query_vector else self._speakers(namespace)
+        vector = self._embed_query(vector_text(query, speakers))
         n = max(self.s.candidates, 3 * k)
         c = Candidates(namespace)
         self._gather(c, query, vector, n)
@@ -98,6 +102,16 @@ class Recaller:
         if self.s.freeze_gc:
             _settle()
         return hits
+
+    def _speakers(self, namespace: str) -> set[str]:
+        """Everyone who spoke in the namespace, read from the episodes written since the last
+        recall (a name whose turns were all deleted stays: it only leaves a query vector)."""
+        mark, names = self._spoke.get(namespace, (0, set()))
+        if self.store.watermark(namespace) != mark:
+            mark, new = self.store.speakers_since(namespace, mark)
+            names = names | new
+            self._spoke[namespace] = (mark, names)
+        return names
 
     def _embed_query(self, query: str) -> np.ndarray:
         cache = self._query_vectors

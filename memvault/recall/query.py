@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 _TOKEN = re.compile(r"[\w][\w'’-]*", re.UNICODE)
 
@@ -45,3 +46,25 @@ def name_candidates(text: str, *, max_words: int = 4) -> list[str]:
                 continue
             out.append(" ".join(gram))
     return list(dict.fromkeys(out))
+
+
+def vector_text(query: str, speakers: Iterable[str]) -> str:
+    """The query as the dense channel reads it: without the names of the namespace's
+    speakers, as every episode's vector is computed without its speaker
+    (docs/decisions/0009, 0010). A name in the query vector pulls it toward the turns that
+    say the name (greetings: "Hey Caroline!") rather than those by that person; who is
+    asked about counts through the keyword index and the actor signal. A full name also
+    goes by its first word; a query of nothing but names is kept whole."""
+    names: set[str] = set()
+    for speaker in speakers:
+        words = speaker.split()
+        if words:
+            names.add(" ".join(words))
+            if len(words) > 1 and len(words[0]) > 2:
+                names.add(words[0])
+    if not names:
+        return query
+    pattern = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    out = re.sub(rf"(?<![\w'’-])(?:{pattern})(?:'s|’s)?(?![\w'’-])", " ", query, flags=re.I)
+    out = " ".join(out.split())
+    return out if re.search(r"\w", out) else query

@@ -94,3 +94,39 @@ def test_recall_finds_a_paraphrase_with_no_shared_words(minilm: Embedder, tmp_pa
         hits = vault.recall("What pet do I have?")
         assert "beagle" in hits[0].text
         assert hits[0].explanation.signals["dense"] > 0
+
+
+GREETINGS = [
+    ("Melanie", "Hey Caroline! So good to hear from you. How have you been, Caroline?"),
+    ("Caroline", "Busy! I've been volunteering at the animal shelter every Saturday."),
+    ("Melanie", "Caroline, that sounds lovely. I finished a landscape painting."),
+    ("Caroline", "Thanks Melanie! Talk soon."),
+    ("Melanie", "Bye Caroline, take care!"),
+]
+
+
+@pytest.mark.parametrize("names_in_vector", [False, True])
+def test_the_query_vector_leaves_out_the_speakers_names(
+    minilm: Embedder, tmp_path: Path, names_in_vector: bool
+) -> None:
+    """Turns are embedded without their speaker (docs/decisions/0009), so a speaker's name
+    in the query's vector only pulls it toward the turns that say the name: greetings.
+    Left out (the default), the turn by Caroline that answers ranks first; kept in (the
+    comparison setting), the greeting that names her has the higher cosine and ranks first
+    (docs/decisions/0010)."""
+    with MemVault.open(
+        tmp_path / "v.db",
+        embedder=minilm,
+        clock=FixedClock(T0),
+        recall={"speakers_in_query_vector": names_in_vector},
+    ) as vault:
+        vault.write_many(
+            [{"content": text, "speaker": who, "session_id": "s1"} for who, text in GREETINGS]
+        )
+        hits = vault.recall("What good cause does Caroline support?", k=3)
+        dense = {h.text: h.explanation.signals["dense"] for h in hits}
+        answer, greeting = GREETINGS[1][1], GREETINGS[0][1]
+        if names_in_vector:
+            assert hits[0].text == greeting and dense[greeting] > dense[answer]
+        else:
+            assert hits[0].text == answer and dense[answer] > dense[greeting]

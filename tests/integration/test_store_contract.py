@@ -261,6 +261,20 @@ def test_changed_since_reports_upserts_and_deletes_after_a_watermark(store: Stor
     assert ids == {"episode": [b.id], "fact": [], "entity": [ent.id], "session": []}
 
 
+def test_speakers_since_reads_who_spoke_after_a_watermark(store: Store) -> None:
+    def said(who: str | None, text: str, ns: str = NS) -> Episode:
+        return episode(text, ns=ns).model_copy(update={"speaker": who})
+
+    store.apply(Batch(namespace=NS, episodes=[said("Ana", "hi"), said(None, "a note")]))
+    store.apply(Batch(namespace="other", episodes=[said("Zed", "hello", "other")]))
+    mark, names = store.speakers_since(NS, 0)
+    assert (mark, names) == (store.watermark(NS), {"Ana"})
+    store.apply(Batch(namespace=NS, episodes=[said("Bo", "hey"), said("Ana", "again")]))
+    later, new = store.speakers_since(NS, mark)
+    assert later > mark and new == {"Bo", "Ana"}
+    assert store.speakers_since(NS, later) == (later, set())
+
+
 def test_delete_entity_removes_names_and_mentions(store: Store) -> None:
     e, ent = episode("met Bo"), entity("Bo")
     store.apply(

@@ -5,7 +5,7 @@ import pytest
 
 from memvault.config import RecallSettings
 from memvault.kg.model import Episode, Fact, MemoryType
-from memvault.recall.query import keyword_terms, name_candidates
+from memvault.recall.query import keyword_terms, name_candidates, vector_text
 from memvault.recall.scoring import (
     anti_stickiness,
     score_episode,
@@ -75,3 +75,15 @@ def test_query_terms_drop_stopwords_but_never_empty() -> None:
     assert keyword_terms("What did Caroline research?") == ["caroline", "research"]
     assert keyword_terms("what is it") == ["what", "is", "it"]
     assert "new york" in name_candidates("trip to New York's museums")
+
+
+def test_the_query_vector_text_leaves_out_speakers_names() -> None:
+    speakers = ["Caroline", "Melanie", "Maya Chen"]
+    assert vector_text("What did Caroline and Melanie's kids paint?", speakers) == (
+        "What did and kids paint?"
+    )
+    assert vector_text("Where does maya live now?", speakers) == "Where does live now?"
+    assert vector_text("Is Mayan art on Caroline's list?", speakers) == "Is Mayan art on list?"
+    assert vector_text("Who is Lena?", speakers) == "Who is Lena?"  # not a speaker: kept
+    assert vector_text("Caroline?", speakers) == "Caroline?"  # nothing else: kept whole
+    assert vector_text("What did Caroline say?", []) == "What did Caroline say?"

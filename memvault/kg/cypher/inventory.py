@@ -3,6 +3,7 @@ rather than answer a query. A mixin of ``CypherStore``, which provides the diale
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
@@ -53,6 +54,16 @@ class Inventory:
             sessions=since("session"),
             deleted=[(r[0], r[1]) for r in deleted],
         )
+
+    def speakers_since(self, namespace: str, watermark: int) -> tuple[int, set[str]]:
+        mark = self.watermark(namespace)
+        rows = self.d.read(
+            "MATCH (n:Episode) WHERE n.ns = $ns AND n.seq > $since AND n.seq <= $mark"
+            " RETURN n.body",
+            {"ns": namespace, "since": watermark, "mark": mark},
+        )
+        found = (json.loads(r[0]).get("speaker") for r in rows)
+        return mark, {name for name in found if name}
 
     def namespaces(self) -> list[str]:
         rows = self.d.read("MATCH (n:Namespace) RETURN n.name ORDER BY n.name")

@@ -84,6 +84,16 @@ class Inventory:
             )
             return mark, ids, [(r[0], r[1]) for r in deleted]
 
+    def speakers_since(self, namespace: str, watermark: int) -> tuple[int, set[str]]:
+        with self._lock:
+            mark = self.watermark(namespace)
+            rows = self._read(
+                "SELECT DISTINCT json_extract(body, '$.speaker') FROM episodes"
+                " WHERE namespace = ? AND seq > ? AND seq <= ?",
+                (namespace, watermark, mark),
+            )
+            return mark, {r[0] for r in rows if r[0]}
+
     def namespaces(self) -> list[str]:
         # names starting with "_" are memvault's own (e.g. API keys); never user data
         rows = self._read(
