@@ -42,6 +42,8 @@ from memvault.recall.ranking import rank
 from memvault.recall.results import Hit
 
 _settled = False
+# a keyword score at most this came from words in at least half of the records (no idf)
+NO_EVIDENCE = 1e-4
 
 
 def _settle() -> None:
@@ -71,7 +73,7 @@ class Recaller:
         self.last_dream = last_dream  # episodes written later are judged provisionally
         # agents ask the same things again: a query's vector is kept (bounded, oldest out)
         self._query_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._sizes: dict[str, tuple[int, int]] = {}  # namespace → (watermark, episodes)
+        self._sizes: dict[str, tuple[int, int, int]] = {}  # ns → (watermark, episodes, facts)
         self._spoke: dict[str, tuple[int, set[str]]] = {}  # namespace → (watermark, speakers)
 
     def recall(
@@ -129,17 +131,37 @@ class Recaller:
         terms = keyword_terms(query)
         for kind in ("episode", "fact"):
             c.add_channel("dense", kind, self.store.vector_topk(c.ns, kind, vector, n))
-            c.add_channel("keyword", kind, self.store.keyword_topk(c.ns, kind, terms, n))
+            found = self.store.keyword_topk(c.ns, kind, terms, n)
+            c.add_channel("keyword", kind, self._telling(c.ns, kind, found))
         c.query_entities = self.store.find_entities(c.ns, name_candidates(query))
         self._graph(c, n)
 
+    def _telling(
+        self, namespace: str, kind: Literal["episode", "fact"], found: list[tuple[str, float]]
+    ) -> list[tuple[str, float]]:
+        """Keyword matches without those that tell nothing apart. bm25 gives a word found in
+        at least half of the records no idf (FTS5 floors it at 1e-6), so a record that
+        matched only such words scores about 1e-6; when those are most of the namespace's
+        records they are no evidence, and as the channel's best they would each get its
+        full weight (a new vault of one speaker's turns: "what sports does Maya do?"
+        matched every turn on "Maya": decision 0010). A few such matches among many
+        records (one of two, or stats shared with other namespaces) stay."""
+        weak = sum(1 for _, score in found if score <= NO_EVIDENCE)
+        if weak == 0 or 2 * weak <= self._total(namespace, kind):
+            return found
+        return [(rid, score) for rid, score in found if score > NO_EVIDENCE]
+
     def _episode_total(self, namespace: str) -> int:
+        return self._total(namespace, "episode")
+
+    def _total(self, namespace: str, kind: Literal["episode", "fact"]) -> int:
         mark = self.store.watermark(namespace)
         cached = self._sizes.get(namespace)
         if cached is None or cached[0] != mark:
-            cached = (mark, self.store.counts(namespace)["episodes"])
+            counts = self.store.counts(namespace)
+            cached = (mark, counts["episodes"], counts["facts"])
             self._sizes[namespace] = cached
-        return max(cached[1], 1)
+        return max(cached[1] if kind == "episode" else cached[2], 1)
 
     def _graph(self, c: Candidates, n: int) -> None:
         """Episodes and facts tied to the entities the query names; rare entities weigh more,

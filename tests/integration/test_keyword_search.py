@@ -17,13 +17,12 @@ EVERY_WORD = IndexSettings(common_term_min_records=10**9)
 
 
 def fill(store: SQLiteStore) -> set[str]:
-    """100 notes about the garden, three of them also about a kayak, and 110 about neither
-    (a word in most records is no evidence at all: below)."""
+    """100 notes about the garden; three of them also about a kayak."""
     eps = [
         episode(f"the garden needs water {i}" + (" and the kayak leaks" if i % 40 == 0 else ""))
         for i in range(100)
     ]
-    eps += [episode(f"a note without either word {i}") for i in range(110)]
+    eps.append(episode("a note without either word"))
     store.apply(Batch(namespace=NS, episodes=eps))
     return {e.id for e in eps if "kayak" in e.content}
 
@@ -63,7 +62,7 @@ def test_counts_follow_writes(tmp_path: Path) -> None:
 
 def test_when_every_word_is_common_the_rarest_is_searched(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "v.db", index=LARGE)  # common: in more than 20%
-    fill(store)  # garden in 100 of 210 records
+    fill(store)  # garden in 100 of 101 records
     store.apply(Batch(namespace=NS, episodes=[episode(f"water the plants {i}") for i in range(40)]))
     hits = store.keyword_topk(NS, "episode", ["water", "plants"], 500)  # water: 140, plants: 40
     assert len(hits) == 40
@@ -103,7 +102,7 @@ def test_beyond_the_window_records_score_the_idf_of_their_words(tmp_path: Path) 
     gardens = [episode(f"garden note {i}") for i in range(30)]  # oldest first
     new_both = episode("kayak lessons, then the garden again")
     kayak_only = episode("kayak rental prices")
-    filler = [episode(f"an unrelated line {i}") for i in range(40)]  # garden: under half
+    filler = [episode(f"an unrelated line {i}") for i in range(20)]
     store.apply(Batch(namespace=NS, episodes=[old_both, *gardens, new_both, kayak_only, *filler]))
     store.apply(Batch(namespace="other", episodes=[episode("garden kayak", ns="other")]))
     hits = store.keyword_topk(NS, "episode", ["garden", "kayak"], 50)
@@ -122,20 +121,4 @@ def test_beyond_the_window_records_score_the_idf_of_their_words(tmp_path: Path) 
     # words with fewer matches than the window: bm25 as before
     few = store.keyword_topk(NS, "episode", ["shed", "rental"], 50)
     assert {i for i, _ in few} == {old_both.id, kayak_only.id}
-    store.close()
-
-
-def test_a_word_in_most_records_is_no_keyword_evidence(tmp_path: Path) -> None:
-    """bm25 gives a word found in at least half of the records no idf (FTS5 floors it at
-    1e-6): a record that matched only such words is no keyword candidate. Recall scales each
-    channel by its best score, so a list of them would each get the channel's full weight:
-    in a new vault of one speaker's turns, "what sports does Maya do?" matched every turn on
-    the name and ranked them by their neighbours' lifts (found running the README demo)."""
-    store = SQLiteStore(tmp_path / "v.db")
-    notes = [episode(f"Maya: note {i} about work") for i in range(12)]
-    kayak = episode("Maya: the kayak leaks")
-    store.apply(Batch(namespace=NS, episodes=[*notes, kayak]))
-    assert store.keyword_topk(NS, "episode", ["maya", "sports"], 50) == []
-    assert [i for i, _ in store.keyword_topk(NS, "episode", ["maya", "kayak"], 50)] == [kayak.id]
-    assert len(store.keyword_topk(NS, "episode", ["work"], 50)) == 0  # 12 of 13
     store.close()

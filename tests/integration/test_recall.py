@@ -190,3 +190,15 @@ def test_the_first_recall_of_a_process_freezes_what_it_loaded(tmp_path: Path, se
         assert after > 1000 and later == after  # the second recall freezes nothing more
     else:
         assert after == later == 0
+
+
+def test_a_word_in_most_records_is_no_keyword_evidence(chat: MemVault) -> None:
+    """Every turn is Ana's, so the keyword index (speaker: text) matches "Ana" in all of
+    them; bm25 gives such a word no idf, and scaled by the channel's best each match would
+    get the channel's full weight (decision 0010). A word that tells turns apart still
+    counts."""
+    hits = chat.recall("What sports does Ana like?", namespace="ana", k=5)
+    assert hits and all("keyword" not in h.explanation.signals for h in hits)
+    hits = chat.recall("What does Ana say about the cello?", namespace="ana", k=5)
+    assert "cello" in hits[0].text and hits[0].explanation.signals["keyword"] > 0
+    assert all("keyword" not in h.explanation.signals for h in hits if "cello" not in h.text)

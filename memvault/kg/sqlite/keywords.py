@@ -43,14 +43,6 @@ from memvault.config import IndexSettings
 from memvault.errors import InvalidInputError
 from memvault.kg.sqlite.sql import ns_token
 
-# A word in at least half of the records has no idf: FTS5's bm25 floors it at 1e-6 (so does
-# the idf rank below), and a record that matched only such words scores under ~1e-5. It is
-# no keyword evidence, and it is not a keyword candidate: recall scales each channel by its
-# best score, so a list of such records alone would each get the channel's full weight
-# (a new vault of one speaker's turns: "what sports does Maya do?" matched every turn on
-# "Maya" and ranked "The pipeline migration finally shipped" above "I love trail running").
-NO_EVIDENCE = 1e-4
-
 
 def fts_query(namespace: str, terms: Sequence[str], *, scoped: bool = True) -> str | None:
     quoted = ['"' + t.replace('"', '""') + '"' for t in terms if t.strip()]
@@ -107,9 +99,7 @@ class KeywordSearch:
         unique, which = np.unique(np.concatenate(rowids), return_inverse=True)
         scores = np.bincount(which, weights=np.concatenate(weights))
         order = np.lexsort((-unique, -scores))[:k]
-        best = [(int(unique[i]), float(scores[i])) for i in order if scores[i] > NO_EVIDENCE]
-        if not best:
-            return []
+        best = [(int(unique[i]), float(scores[i])) for i in order]
         ids = dict(
             conn.execute(
                 f"SELECT rowid, id FROM {table} WHERE +namespace = ?"
@@ -137,7 +127,7 @@ class KeywordSearch:
             ).fetchall()
         except sqlite3.Error as exc:
             raise InvalidInputError(f"keyword query not understood: {exc}", field="query") from exc
-        return [(r[0], float(r[1])) for r in rows if r[1] > NO_EVIDENCE]
+        return [(r[0], float(r[1])) for r in rows]
 
 
 class TermCounts(NamedTuple):

@@ -11,6 +11,8 @@ import sqlite3
 
 from memvault.errors import SchemaVersionError
 
+SPEAKER = "json_extract(body, '$.speaker')"  # indexed as written: queries must match it
+
 MIGRATIONS: list[list[str]] = [
     # 1: the first schema
     [
@@ -101,6 +103,9 @@ MIGRATIONS: list[list[str]] = [
         )""",
         "CREATE INDEX docs_list ON docs(namespace, kind, status, created_at)",
     ],
+    # 3: who spoke in a namespace, read without parsing every body (recall leaves the
+    # speakers' names out of the query's vector: docs/decisions/0010)
+    [f"CREATE INDEX episodes_speaker ON episodes(namespace, {SPEAKER})"],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
