@@ -130,3 +130,25 @@ def test_the_query_vector_leaves_out_the_speakers_names(
             assert hits[0].text == greeting and dense[greeting] > dense[answer]
         else:
             assert hits[0].text == answer and dense[answer] > dense[greeting]
+
+
+def test_the_readme_demo_answers_right_with_the_real_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's first command runs the demo with MiniLM; its answers are read by people.
+    (tests/e2e/test_demo.py checks the whole job with the hashing embedder.)"""
+    import io
+
+    from rich.console import Console
+
+    from memvault.demo import run_demo
+
+    monkeypatch.delenv("MEMVAULT_EMBEDDER", raising=False)
+    monkeypatch.setenv("MEMVAULT_DATA_DIR", str(tmp_path / "data"))  # the model graph too
+    summary = run_demo(tmp_path / "demo.db", Console(file=io.StringIO(), width=120))
+    top = summary["top"]
+    assert "Lisbon" in top["Where does Maya live?"]
+    assert "manager" in top["Who is Maya's manager?"]
+    sports = top["What sports does Maya do?"]
+    assert any(s in sports for s in ("surfing", "marathon", "trail running")), sports
+    assert "Lisbon" in summary["top_after_dream"]
