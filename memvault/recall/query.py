@@ -54,7 +54,8 @@ def vector_text(query: str, speakers: Iterable[str]) -> str:
     (docs/decisions/0009, 0010). A name in the query vector pulls it toward the turns that
     say the name (greetings: "Hey Caroline!") rather than those by that person; who is
     asked about counts through the keyword index and the actor signal. A full name also
-    goes by its first word; a query of nothing but names is kept whole."""
+    goes by its first word; a name that is also a stop word ("Will") stays, as it would
+    take the grammar out of every question; a query of nothing but names is kept whole."""
     names: set[str] = set()
     for speaker in speakers:
         words = speaker.split()
@@ -62,6 +63,7 @@ def vector_text(query: str, speakers: Iterable[str]) -> str:
             names.add(" ".join(words))
             if len(words) > 1 and len(words[0]) > 2:
                 names.add(words[0])
+    names = {n for n in names if n.lower() not in STOPWORDS}
     if not names:
         return query
     pattern = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
