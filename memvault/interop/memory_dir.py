@@ -29,6 +29,7 @@ from typing import Any
 import yaml
 
 from memvault.errors import Problem
+from memvault.interop.paths import leads_out, why_unsafe
 from memvault.kg.model import Episode, MemoryType
 
 INDEX = "MEMORY.md"
@@ -108,6 +109,9 @@ def read_dir(directory: Path, *, strict: bool = True) -> Reading:
                 )
                 continue
             target = m.group("file")
+            if why := why_unsafe(target):
+                out.problems.append(Problem(f"{INDEX}:{n}", f"cannot point to {target!r}: {why}"))
+                continue
             if strict and not (directory / target).is_file():
                 out.problems.append(
                     Problem(f"{INDEX}:{n}", f"points to {target}, which is not there")
@@ -116,6 +120,10 @@ def read_dir(directory: Path, *, strict: bool = True) -> Reading:
     names: dict[str, str] = {}
     for path in sorted(directory.glob("*.md")):
         if path.name == INDEX:
+            continue
+        if (why := why_unsafe(path.name)) or leads_out(directory, path):
+            reason = why or "a link that leads out of the directory (not read)"
+            out.problems.append(Problem(f"{path.name}:1", f"cannot import this file: {reason}"))
             continue
         text = path.read_text(encoding="utf-8")
         fm, body, why = _frontmatter(text)
@@ -208,24 +216,52 @@ def _slug(text: str) -> str:
     return "-".join(words) or "memory"
 
 
+def _one_line(text: Any, *, title: bool = False, limit: int = 300) -> str:
+    """A stored title or hook as it may stand in an index line: one line (a newline in a
+    writer's title would forge index lines), and a title without the brackets that end it."""
+    flat = " ".join(str(text or "").split())
+    if title:
+        flat = flat.replace("[", "").replace("]", "")
+    return flat if len(flat) <= limit else flat[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def file_name(kind: str, name: str, stored: Any, used: set[str]) -> str:
+    """The file an export writes a memory to. Named by memvault, never by a writer: the stored
+    file name (kept so an imported directory comes back as it was) only when it is a plain
+    ``.md`` name (:func:`memvault.interop.paths.why_unsafe`), else ``<type>_<slug>.md``."""
+    candidate = stored if isinstance(stored, str) else ""
+    if why_unsafe(candidate) or not candidate.endswith(".md") or candidate == INDEX:
+        candidate = f"{kind}_{name.replace('-', '_')}.md"
+    while candidate in used:
+        candidate = f"{candidate[:-3]}_{len(used)}.md"
+    return candidate
+
+
 def render(e: Episode, used: set[str]) -> tuple[str, str, str]:
-    """(file name, file text, index line) of an episode in the layout."""
+    """(file name, file text, index line) of an episode in the layout. ``used`` holds the
+    names and files taken so far (both are added to)."""
     kept = (e.metadata or {}).get("memory_dir")
-    if kept:
-        fm, body, title, hook = kept["frontmatter"], kept["body"], kept["title"], kept["hook"]
-        name = kept["name"]
-        file = kept["file"]
+    if isinstance(kept, dict) and isinstance(kept.get("frontmatter"), dict):
+        fm, body = dict(kept["frontmatter"]), str(kept.get("body") or e.content)
+        name = str(kept.get("name") or "")
+        if not _SLUG.match(name) or len(name) > 80:
+            name = _slug(name or e.content)
+        title = _one_line(kept.get("title"), title=True) or name
+        hook = _one_line(kept.get("hook")) or None
+        stored_file = kept.get("file")
     else:  # a typed memory that did not come from a directory: named from its words
         name = _slug(e.content)
-        while name in used:
-            name = f"{name}-{e.id[:6]}"
         first = e.content.strip().splitlines()[0]
         description = first if len(first) <= 150 else first[:149].rsplit(" ", 1)[0] + "…"
         fm = {"name": name, "description": description, "metadata": {"type": e.type.value}}
         body = e.content.strip() + "\n"
-        title, hook = name.replace("-", " ").capitalize(), description
-        file = f"{e.type.value}_{name.replace('-', '_')}.md"
-    used.add(name)
+        title, hook = name.replace("-", " ").capitalize(), _one_line(description)
+        stored_file = None
+    while name in used:
+        name = f"{name}-{e.id[:6]}"
+    fm["name"] = name
+    file = file_name(e.type.value, name, stored_file, used)
+    used.update((name, file))
     front = yaml.safe_dump(fm, sort_keys=False, allow_unicode=True)
     text = f"---\n{front}---\n{body}"
     line = f"- [{title}]({file})" + (f" — {hook}" if hook else "")

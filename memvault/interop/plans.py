@@ -32,6 +32,7 @@ from typing import Any
 
 from memvault.config import PlanSettings
 from memvault.errors import ConflictError, InvalidInputError, NotFoundError
+from memvault.interop.paths import inside, leads_out
 
 ARCHIVE, TRASH = ".archive", ".trash"
 _AGENT = re.compile(r"^(?P<parent>.+?)-agent-(?P<task>.+)\.md$")
@@ -138,11 +139,11 @@ def apply(
     for plan in plans:
         if plan.parent or plan.action not in ("archive", "trash"):
             continue  # sub-plans move with their parent
-        folder = directory / (ARCHIVE if plan.action == "archive" else TRASH)
+        folder = _folder(directory, ARCHIVE if plan.action == "archive" else TRASH)
         folder.mkdir(exist_ok=True)
         moved = [plan.name, *plan.sub_plans]
         for name in moved:
-            shutil.move(str(directory / name), str(_free(folder / name)))
+            shutil.move(str(inside(directory, name)), str(_free(inside(folder, name))))
         record = {
             "file": plan.name,
             "sub_plans": plan.sub_plans,
@@ -157,20 +158,49 @@ def apply(
 
 
 def restore(directory: Path, name: str) -> list[str]:
-    """Move a trashed or archived plan (and what went with it) back; the names restored."""
-    for folder in (TRASH, ARCHIVE):
-        src = directory / folder / name
+    """Move a trashed or archived plan (and what went with it) back; the names restored. The
+    name and the records' names are plain file names inside the folders, or refused."""
+    inside(directory, name, what="name")
+    for kind in (TRASH, ARCHIVE):
+        folder = _folder(directory, kind)
+        src = inside(folder, name, what="name")
         if src.exists():
             if (directory / name).exists():
                 raise ConflictError(f"{name} exists again in {directory}; move it away first")
-            log = directory / folder / ("TRASH.jsonl" if folder == TRASH else "ARCHIVE.jsonl")
-            records = [json.loads(x) for x in log.read_text().splitlines() if x.strip()]
-            group: list[str] = next((r["sub_plans"] for r in records if r["file"] == name), [])
-            names = [name, *(n for n in group if (directory / folder / n).exists())]
+            log = folder / ("TRASH.jsonl" if kind == TRASH else "ARCHIVE.jsonl")
+            group = _group(log, name)
+            names = [name, *(n for n in group if inside(folder, n, what=log.name).exists())]
             for n in names:
-                shutil.move(str(directory / folder / n), str(directory / n))
+                shutil.move(str(inside(folder, n)), str(inside(directory, n)))
             return names
     raise NotFoundError("trashed or archived plan", name, str(directory))
+
+
+def _group(log: Path, name: str) -> list[str]:
+    """The sub-plans that were moved with ``name``, as its record lists them."""
+    if not log.is_file():
+        return []
+    for line in log.read_text(encoding="utf-8").splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line the user edited by hand: the others still count
+        if isinstance(record, dict) and record.get("file") == name:
+            subs = record.get("sub_plans")
+            return [str(n) for n in subs] if isinstance(subs, list) else []
+    return []
+
+
+def _folder(directory: Path, kind: str) -> Path:
+    """``.archive`` or ``.trash`` inside ``directory``; refused when it is a link leading out."""
+    folder = directory / kind
+    if folder.is_symlink() and leads_out(directory, folder):
+        raise InvalidInputError(
+            f"{folder} is a link that leads out of {directory}",
+            field="dir",
+            hint=f"remove the link; memvault moves plans only into {kind}/ inside the folder",
+        )
+    return folder
 
 
 def _free(target: Path) -> Path:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
 from memvault.interop import claude_mem, memory_dir
+from memvault.interop.paths import inside
 from memvault.kg.model import Episode
 from memvault.kg.store import Batch, Doc, Store
 
@@ -111,10 +112,11 @@ class InteropMethods:
             name, text, line = memory_dir.render(e, used)
             files[name] = text
             lines.append(line)
+        paths = {n: inside(target, n) for n in [*files, memory_dir.INDEX]}
         clashes = [
             n
             for n in files
-            if (target / n).exists() and (target / n).read_text(encoding="utf-8") != files[n]
+            if paths[n].exists() and paths[n].read_text(encoding="utf-8") != files[n]
         ]
         if clashes:
             raise InvalidBatchError(
@@ -126,8 +128,8 @@ class InteropMethods:
             )
         target.mkdir(parents=True, exist_ok=True)
         for name, text in files.items():
-            (target / name).write_text(text, encoding="utf-8")
-        (target / memory_dir.INDEX).write_text("\n".join(lines) + "\n", encoding="utf-8")
+            paths[name].write_text(text, encoding="utf-8")
+        paths[memory_dir.INDEX].write_text("\n".join(lines) + "\n", encoding="utf-8")
         return {"namespace": ns, "dir": str(target), "files": len(files)}
 
     # -- claude-mem ---------------------------------------------------------------------------
