@@ -48,14 +48,16 @@ def inside(directory: Path, name: str, *, what: str = "file name") -> Path:
     why = why_unsafe(name)
     if why is not None:
         raise InvalidInputError(
-            f"{name!r} cannot be used: {why}", field=what, hint="memvault writes only plain "
-            "file names inside the directory it was given"
+            f"{name!r} cannot be used: {why}",
+            field=what,
+            hint="memvault writes only plain file names inside the directory it was given",
         )
     base = directory.resolve()
     path = directory / name
     if path.is_symlink() or path.resolve().parent != base:
         raise InvalidInputError(
-            f"{name!r} is a link that leads out of {directory}", field=what,
+            f"{name!r} is a link that leads out of {directory}",
+            field=what,
             hint="remove the link or use another directory",
         )
     return path
