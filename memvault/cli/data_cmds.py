@@ -21,6 +21,7 @@ from memvault.cli.output import (
     handle_errors,
     interactive,
     open_vault,
+    print_skipped_derivations,
 )
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
 from memvault.ingest.inputs import parse_facts
@@ -134,11 +135,13 @@ def ingest(
     }
 
     def render() -> None:
+        facts = totals["facts_created"] + totals.get("facts_written", 0)
         console.print(
             f"{escape(f'[{ns}]')} wrote {totals['created']} memories "
-            f"({totals['duplicates']} duplicates, {totals['facts_created']} facts, "
+            f"({totals['duplicates']} duplicates, {facts} facts, "
             f"{totals['entities_created']} entities)"
         )
+        print_skipped_derivations(totals["derivations_skipped"])
         if totals["truncated"]:
             console.print(
                 f"[yellow]{totals['truncated']} memories were truncated[/] to "
@@ -152,8 +155,8 @@ def ingest(
     emit(report, as_json, render)
 
 
-def _write_batches(vault: Any, parsed: ParsedLines, ns: str, progress: bool) -> dict[str, int]:
-    totals = dict.fromkeys(
+def _write_batches(vault: Any, parsed: ParsedLines, ns: str, progress: bool) -> dict[str, Any]:
+    totals: dict[str, Any] = dict.fromkeys(
         (
             "created",
             "duplicates",
@@ -164,6 +167,7 @@ def _write_batches(vault: Any, parsed: ParsedLines, ns: str, progress: bool) -> 
         ),
         0,
     )
+    skipped: dict[str, int] = {}
     size = vault.settings.ingest_batch_size
     items, labels = parsed.episodes, parsed.episode_labels
     with Progress(console=err_console, disable=not progress, transient=True) as bar:
@@ -174,7 +178,10 @@ def _write_batches(vault: Any, parsed: ParsedLines, ns: str, progress: bool) -> 
             )
             for key in totals:
                 totals[key] += getattr(result, key)
+            for reason, n in result.skipped.items():
+                skipped[reason] = skipped.get(reason, 0) + n
             bar.advance(task, len(items[start : start + size]))
+    totals["derivations_skipped"] = skipped
     return totals
 
 

@@ -18,6 +18,7 @@ from memvault.cli.output import (
     handle_errors,
     open_vault,
     parse_time,
+    print_skipped_derivations,
 )
 
 app = typer.Typer(
@@ -104,6 +105,7 @@ def write(
         "facts_created": result.facts_created,
         "facts_reinforced": result.facts_reinforced,
         "entities_created": result.entities_created,
+        "derivations_skipped": result.skipped,
         "episode": episode.model_dump(mode="json"),
     }
 
@@ -119,6 +121,7 @@ def write(
                 f"[yellow]truncated[/] to {vault.settings.max_content_chars} characters "
                 "(max_content_chars); the cut is marked in the text"
             )
+        print_skipped_derivations(result.skipped)
 
     emit(data, as_json, render)
 

@@ -109,3 +109,14 @@ def handle_errors(fn: F) -> F:
 
 def interactive() -> bool:
     return sys.stderr.isatty()
+
+
+def print_skipped_derivations(skipped: dict[str, int]) -> None:
+    """What the write path could not derive from the text it stored, and why (the memories
+    themselves were written)."""
+    for reason, n in sorted(skipped.items()):
+        err_console.print(
+            f"[yellow]not derived[/] from {n} memor{'y' if n == 1 else 'ies'}: {reason} "
+            "(the memory is stored)",
+            highlight=False,
+        )

@@ -7,14 +7,17 @@ after its commit.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from pydantic import ValidationError
+
 from memvault.clock import ensure_utc
 from memvault.embed import Embedder
-from memvault.errors import InvalidBatchError, InvalidInputError, Problem
+from memvault.errors import InvalidBatchError, InvalidInputError, MemvaultError, Problem
 from memvault.ingest.gate import hold_for_review
 from memvault.ingest.inputs import EpisodeIn, FactIn, parse_facts, parse_items
 from memvault.ingest.normalize import normalize_content
@@ -29,7 +32,22 @@ from memvault.kg.model import (
 )
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
 from memvault.llm import LLM
-from memvault.llm.prompts import ExtractedFact, extract_v1
+from memvault.llm.prompts import ExtractedFact, Extraction, extract_v1
+
+log = logging.getLogger(__name__)
+# What a derivation (extraction, entities and facts, the persona rules) may raise on text it
+# cannot read: the memory is still written, the derivation is skipped and counted. A bug of
+# another kind (TypeError, KeyError...) still fails the write, loudly.
+DERIVATION_ERRORS = (ValueError, MemvaultError)
+
+
+def skip_reason(what: str, exc: Exception) -> str:
+    """One short, stable line per kind of failure, the key of ``WriteResult.skipped``."""
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        return f"{what}: {first.get('type', 'invalid')}" + (f" ({where})" if where else "")
+    return f"{what}: {type(exc).__name__}"
 
 
 @dataclass
@@ -44,6 +62,13 @@ class WriteResult:
     watermark: int = 0
     fact_ids: list[str] = field(default_factory=list)
     facts_held: int = 0  # waiting in the review queue (hold_facts_below)
+    # derivations skipped on text they could not read, by reason: the memories were written
+    skipped: dict[str, int] = field(default_factory=dict)
+
+    def skip(self, what: str, exc: Exception, n: int = 1) -> None:
+        reason = skip_reason(what, exc)
+        self.skipped[reason] = self.skipped.get(reason, 0) + n
+        log.warning("write: %s skipped (%s); the memory is stored", what, exc)
 
 
 class Writer:
@@ -84,28 +109,30 @@ class Writer:
         batch = Batch(namespace=namespace, episodes=fresh)
         entities = Entities(self.store, namespace, now)
         facts = Facts(self.store, namespace, now)
-        extractions = [
-            self.llm.complete(
-                extract_v1(e.content, speaker=e.speaker, subject_hint="user"),
-                call_site="ingest.extract",
-            )
-            for e in fresh
-        ]
+        extractions = [self._extract(e, result) for e in fresh]
         entities.preload(
             [x.name for ex in extractions for x in ex.entities]
             + [f.subject for ex in extractions for f in ex.facts]
         )
         for episode, extraction in zip(fresh, extractions, strict=True):
-            mentioned = {
-                entities.resolve(x.name, x.type, episode.occurred_at).id: None
-                for x in extraction.entities
-            }
+            try:
+                mentioned = {
+                    entities.resolve(x.name, x.type, episode.occurred_at).id: None
+                    for x in extraction.entities
+                }
+                derived = [
+                    self._fact_from_extraction(namespace, xf, episode, entities, now)
+                    for xf in extraction.facts
+                ]
+            except DERIVATION_ERRORS as exc:
+                result.skip("entities and facts", exc)
+                continue
             for entity_id in mentioned:
                 batch.mentions.append(
                     Mention(namespace=namespace, episode_id=episode.id, entity_id=entity_id)
                 )
-            for xf in extraction.facts:
-                facts.add(self._fact_from_extraction(namespace, xf, episode, entities, now))
+            for fact in derived:
+                facts.add(fact)
         for entity_id in {m.entity_id for m in batch.mentions}:
             found = entities.new.get(entity_id) or entities.touched.get(entity_id)
             if found is not None:
@@ -118,7 +145,10 @@ class Writer:
         batch.vectors = self._vectors(fresh, created, list(entities.new.values()))
         batch.docs = hold_for_review(namespace, held, now, self.hold_below, self.due_days)
         if self.on_episodes is not None:  # e.g. the persona rules: in the same transaction
-            batch.docs += self.on_episodes(namespace, fresh)
+            try:
+                batch.docs += self.on_episodes(namespace, fresh)
+            except DERIVATION_ERRORS as exc:
+                result.skip("persona", exc, len(fresh))
         result.watermark = self.store.apply(batch)
         result.created = len(fresh)
         result.entities_created = len(entities.new)
@@ -127,6 +157,17 @@ class Writer:
         result.facts_reinforced = len(facts.reinforced)
         result.fact_ids = [f.id for f in batch.facts]
         return result
+
+    def _extract(self, episode: Episode, result: WriteResult) -> Extraction:
+        """The entities and facts of one memory, or none (counted) when extraction fails."""
+        try:
+            return self.llm.complete(
+                extract_v1(episode.content, speaker=episode.speaker, subject_hint="user"),
+                call_site="ingest.extract",
+            )
+        except DERIVATION_ERRORS as exc:
+            result.skip("extraction", exc)
+            return Extraction()
 
     def check(
         self,

@@ -25,6 +25,7 @@ from typing import Any
 from memvault.config import PersonaSettings
 from memvault.errors import InvalidInputError
 from memvault.kg.store import Batch, Doc, Store
+from memvault.language import clip
 from memvault.persona.model import (
     LEVEL_NAMES,
     LEVELS,
@@ -39,7 +40,7 @@ from memvault.persona.model import (
     level_for,
     skill_key,
 )
-from memvault.persona.rules import content_words, topic_of
+from memvault.persona.rules import STATEMENT_MAX, TOPIC_MAX, content_words, topic_of
 
 ATTITUDE, SKILL = "attitude", "skill"
 
@@ -112,9 +113,9 @@ def plan_upsert(
     new = Attitude(
         namespace=namespace,
         category=p.category,
-        statement=p.statement,
-        topic=p.topic or topic_of(p.statement),
-        context=p.context,
+        statement=clip(p.statement, STATEMENT_MAX),
+        topic=clip(p.topic, TOPIC_MAX) or topic_of(p.statement),
+        context=clip(p.context, 100) if p.context else None,
         polarity=1 if p.polarity >= 0 else -1,
         confidence=s.initial_confidence if p.confidence is None else p.confidence,
         evidence=[evidence],

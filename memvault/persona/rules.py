@@ -16,7 +16,12 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from memvault.language import clip
 from memvault.persona.model import Category, UseKind
+
+# the limits of the records the drafts become (persona.model): a draft respects them by
+# construction, so no text (a 13,000-character transcript without punctuation) fails a write
+STATEMENT_MAX, TOPIC_MAX, SKILL_NAME_MAX = 500, 200, 100
 
 _LEX: dict[Category, str] = {
     Category.WRITING_STYLE: "answer answers reply replies tone wording emoji emojis bullet bullets "
@@ -136,7 +141,7 @@ def topic_of(text: str) -> str:
     """The chain key of a statement: its facets (``~length``), else its content words."""
     words = content_words(text)
     facets = sorted({f"~{WORD_FACET[w]}" for w in words if w in WORD_FACET})
-    return " ".join(facets or sorted(set(words)))
+    return clip(" ".join(facets or sorted(set(words))), TOPIC_MAX)
 
 
 def category_of(text: str) -> Category | None:
@@ -176,10 +181,11 @@ def attitudes(text: str) -> list[AttitudeDraft]:
                 if category is None or not words or key in seen:
                     continue
                 seen.add(key)
+                tail = f" ({context})" if context else ""
                 out.append(
                     AttitudeDraft(
                         category=category,
-                        statement=f"{lead}{core}" + (f" ({context})" if context else ""),
+                        statement=clip(lead + core, STATEMENT_MAX - len(tail)) + tail,
                         topic=topic_of(core),
                         context=context,
                         polarity=polarity,
@@ -196,6 +202,8 @@ def skills(text: str) -> list[SkillDraft]:
             name = m.group("s").strip(" .")
             if name.islower() and name not in _TECH:
                 continue  # 'I use it', 'I used to': not a skill
+            if len(name) > SKILL_NAME_MAX:
+                continue  # no skill has such a name: a run of text the pattern swept up
             if name.lower() in seen:
                 continue
             seen.add(name.lower())
