@@ -23,7 +23,7 @@ from api.metrics import Metrics, MetricsMiddleware, json_logging
 from api.routers import admin as admin_routes
 from api.routers import dream, memory, persona
 from api.schemas import ErrorResponse
-from api.security import AuthThrottle, require_strong_secrets
+from api.security import require_strong_secrets, throttle_for
 from memvault.coord.redis import CoordinationUnavailable
 from memvault.errors import (
     ConfigError,
@@ -122,12 +122,7 @@ def create_app(vault: MemVault, jobs: JobQueue) -> FastAPI:
     app.state.vault = vault
     app.state.jobs = jobs
     app.state.keys = KeyStore(vault.store, settings.secret_key, settings.server.admin_key)
-    app.state.throttle = AuthThrottle(
-        max_failures=settings.server.auth_max_failures,
-        window_s=settings.server.auth_window_s,
-        block_s=settings.server.auth_block_s,
-        shared=vault.c.coord,
-    )
+    app.state.throttle = throttle_for(settings, vault.c.coord)
     app.add_middleware(BodyLimit, limit=settings.server.max_body_bytes)
     metrics = Metrics(vault, json_logs=settings.server.json_logs)
     if settings.server.json_logs:

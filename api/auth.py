@@ -67,7 +67,7 @@ class KeyStore:
     ) -> tuple[str, dict[str, Any]]:
         """A new key: returns (the key, shown once; its public record)."""
         for ns in namespaces:
-            if not re.match(NAMESPACE_PATTERN, ns):
+            if not re.fullmatch(NAMESPACE_PATTERN, ns):
                 raise InvalidInputError(
                     f"{ns!r} is not a valid namespace",
                     field="namespaces",

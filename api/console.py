@@ -35,6 +35,7 @@ from api.console_html import (
     _vault,
     communities_svg,
 )
+from api.security import Denied, admit
 from memvault.errors import MemvaultError
 
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -56,8 +57,13 @@ def login_page(error: str = "") -> str:
 @router.post("/login")
 async def login(request: Request) -> Response:
     key = (await _form(request)).get("key", "").strip()
-    principal = _keys(request).authenticate(key) if key else None
-    if principal is None:
+    client = request.client.host if request.client else "unknown"
+    principal = admit(_keys(request), request.app.state.throttle, client, key)
+    if isinstance(principal, Denied):
+        if principal.status == 429:  # the same brake as the API's: guessing stops here too
+            page = login_page(principal.message)
+            headers = {"Retry-After": str(principal.retry_after)}
+            return HTMLResponse(page, status_code=429, headers=headers)
         return RedirectResponse("/console/login?error=unknown+or+revoked+key", status_code=303)
     if not principal.admin:
         return HTMLResponse(
@@ -74,7 +80,11 @@ async def login(request: Request) -> Response:
 
 
 @router.post("/logout")
-def logout() -> Response:
+async def logout(request: Request) -> Response:
+    """Ends the session; like every console form it carries the CSRF token, so another site
+    cannot log an operator out."""
+    if isinstance(form := await _checked(request), Response):
+        return form
     response = RedirectResponse("/console/login", status_code=303)
     response.delete_cookie(COOKIE, path="/console")
     return response
@@ -100,7 +110,7 @@ def home(request: Request) -> Response:
         "<table><tr><th>namespace</th><th>episodes</th><th>facts</th><th>pending review</th>"
         f"<th>unseen discoveries</th></tr>{''.join(rows)}</table>"
     )
-    return HTMLResponse(_page("namespaces", body))
+    return HTMLResponse(_page(request, "namespaces", body))
 
 
 @router.get("/ns/{ns}/review", response_class=HTMLResponse)
@@ -169,7 +179,7 @@ def review(
             else filters + "<p>nothing waits for review</p>"
         )
     )
-    return HTMLResponse(_page("review queue", body, ns=ns, flash=flash or None))
+    return HTMLResponse(_page(request, "review queue", body, ns=ns, flash=flash or None))
 
 
 @router.post("/ns/{ns}/review/{item_id}/{decision}")
@@ -210,7 +220,7 @@ def inbox(request: Request, ns: str, flash: str = "") -> Response:
         if rows
         else "<p>no unseen discoveries</p>"
     )
-    return HTMLResponse(_page("discovery inbox", body, ns=ns, flash=flash or None))
+    return HTMLResponse(_page(request, "discovery inbox", body, ns=ns, flash=flash or None))
 
 
 @router.post("/ns/{ns}/inbox/{item_id}/{status}")
@@ -245,7 +255,7 @@ def runs(request: Request, ns: str, flash: str = "") -> Response:
         if rows
         else "<p>no dream has run</p>"
     )
-    return HTMLResponse(_page("dream runs", body, ns=ns, flash=flash or None))
+    return HTMLResponse(_page(request, "dream runs", body, ns=ns, flash=flash or None))
 
 
 @router.get("/ns/{ns}/runs/{run_id}", response_class=HTMLResponse)
@@ -257,7 +267,7 @@ def run_detail(request: Request, ns: str, run_id: str, flash: str = "") -> Respo
     try:
         report = vault.dream_report(run_id, namespace=ns)
     except MemvaultError as exc:
-        return HTMLResponse(_page("dream run", f"<p>{escape(str(exc))}</p>", ns=ns), 404)
+        return HTMLResponse(_page(request, "dream run", f"<p>{escape(str(exc))}</p>", ns=ns), 404)
     journal = vault.dreamer.applier.journal_ids(ns, vault.dreamer.applier.run_doc(ns, run_id))
     entries = [
         e
@@ -281,7 +291,7 @@ def run_detail(request: Request, ns: str, run_id: str, flash: str = "") -> Respo
         f"<table><tr><th>kind</th><th>op</th><th>before → after</th></tr>{_change_rows(changes)}"
         "</table>"
     )
-    return HTMLResponse(_page(f"dream run {run_id}", body, ns=ns, flash=flash or None))
+    return HTMLResponse(_page(request, f"dream run {run_id}", body, ns=ns, flash=flash or None))
 
 
 @router.post("/ns/{ns}/runs/{run_id}/undo")
@@ -309,7 +319,7 @@ def graph(request: Request, ns: str) -> Response:
         f"<p>{drawn} entities, {len(edges)} composite edges, {len(partition.communities)} "
         f"communities (modularity {partition.modularity:.3f})</p>{svg}"
     )
-    return HTMLResponse(_page("communities", body, ns=ns))
+    return HTMLResponse(_page(request, "communities", body, ns=ns))
 
 
 @router.get("/ns/{ns}/persona", response_class=HTMLResponse)
@@ -332,4 +342,4 @@ def persona(request: Request, ns: str) -> Response:
         f"<th>confidence</th><th>version</th></tr>{att}</table><h3>skills</h3><table><tr>"
         f"<th>skill</th><th>level</th><th>why</th></tr>{sk}</table>"
     )
-    return HTMLResponse(_page("persona", body, ns=ns))
+    return HTMLResponse(_page(request, "persona", body, ns=ns))

@@ -81,7 +81,9 @@ async def _form(request: Request) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(raw, keep_blank_values=True).items()}
 
 
-def _page(title: str, body: str, *, ns: str | None = None, flash: str | None = None) -> str:
+def _page(
+    request: Request, title: str, body: str, *, ns: str | None = None, flash: str | None = None
+) -> str:
     nav = '<a href="/console">namespaces</a>'
     if ns:
         q = quote(ns, safe="")
@@ -96,8 +98,8 @@ def _page(title: str, body: str, *, ns: str | None = None, flash: str | None = N
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)} · memvault"
         f"</title><style>{STYLE}</style></head><body><header><b>memvault console</b>{nav}"
-        f'<span style="flex:1"></span><form method="post" action="/console/logout" '
-        f'class="inline"><button>log out</button></form></header><main>'
+        f'<span style="flex:1"></span>{_button(request, "/console/logout", "log out")}'
+        "</header><main>"
         f"<h2>{escape(title)}{' · ' + escape(ns) if ns else ''}</h2>{note}{body}"
         "</main></body></html>"
     )

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Path, Query, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
-from api.auth import KeyStore, Principal
+from api.auth import Principal
 from api.schemas import Page
-from api.security import AuthThrottle
+from api.security import Denied, admit
 from memvault.jobs import JobQueue
 from memvault.kg.model import NAMESPACE_PATTERN
 from memvault.vault import MemVault
@@ -34,31 +33,16 @@ def principal(
     header: Annotated[str | None, Depends(_header)],
 ) -> Principal:
     key = bearer.credentials if bearer else header
-    if not key:
-        raise HTTPException(
-            401,
-            "no API key: send Authorization: Bearer <key> or X-API-Key: <key>",
-            headers={"WWW-Authenticate": "Bearer"},
-        )
-    keys: KeyStore = request.app.state.keys
-    throttle: AuthThrottle = request.app.state.throttle
     client = request.client.host if request.client else "unknown"
-    fingerprint = keys.fingerprint(key)
-    wait = throttle.retry_after(client, fingerprint)
-    if wait > 0:
-        raise HTTPException(
-            429,
-            f"too many failed authentications from this address; retry in {math.ceil(wait)} s",
-            headers={"Retry-After": str(math.ceil(wait))},
+    result = admit(request.app.state.keys, request.app.state.throttle, client, key)
+    if isinstance(result, Denied):
+        headers = (
+            {"Retry-After": str(result.retry_after)}
+            if result.retry_after
+            else {"WWW-Authenticate": "Bearer"}
         )
-    found = keys.authenticate(key)
-    if found is None:
-        throttle.failed(client)
-        raise HTTPException(
-            401, "unknown or revoked API key", headers={"WWW-Authenticate": "Bearer"}
-        )
-    throttle.succeeded(client, fingerprint)
-    return found
+        raise HTTPException(result.status, result.message, headers=headers)
+    return result
 
 
 def admin(p: Annotated[Principal, Depends(principal)]) -> Principal:

@@ -3,8 +3,9 @@
 One server serves one namespace. Over stdio it is a local process like the CLI. Over
 streamable HTTP every request must carry an API key (``Authorization: Bearer`` or
 ``X-API-Key``) that may use that namespace: a missing or unknown key gets 401, a key of
-another namespace 403. It binds to loopback unless told otherwise, and refuses another
-address while the server secret is the default (its keys could not be trusted).
+another namespace 403, a client that keeps failing 429 (the REST API's throttle). It binds to
+loopback unless told otherwise and, like ``serve``, refuses a default, short or predictable
+server secret (or admin key, when one is set) on any address.
 
 Tools: recall, write, add_fact, feedback, facts, inbox, review_list, review_decide, primer,
 attitudes. Resources: ``memvault://primer``, ``memvault://stats``. A memvault error comes
@@ -14,7 +15,6 @@ back as a tool error with the message the CLI prints; nothing else is caught.
 from __future__ import annotations
 
 import functools
-import ipaddress
 import json
 from collections.abc import Callable
 from datetime import datetime
@@ -27,9 +27,9 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.auth import KeyStore
+from api.security import AuthThrottle, Denied, admit, require_strong_secrets, throttle_for
 from memvault.client import Client
-from memvault.config import DEFAULT_SECRET
-from memvault.errors import ConfigError, MemvaultError
+from memvault.errors import MemvaultError
 from memvault.interop.jsonl import parse_session_time
 from memvault.vault import MemVault
 
@@ -223,8 +223,8 @@ def build(
 class KeyGate:
     """ASGI middleware: every HTTP request needs a key that may use the namespace."""
 
-    def __init__(self, app: ASGIApp, keys: KeyStore, namespace: str):
-        self.app, self.keys, self.namespace = app, keys, namespace
+    def __init__(self, app: ASGIApp, keys: KeyStore, namespace: str, throttle: AuthThrottle):
+        self.app, self.keys, self.namespace, self.throttle = app, keys, namespace, throttle
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -234,11 +234,15 @@ class KeyGate:
         auth = request.headers.get("authorization", "")
         key = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
         key = key or request.headers.get("x-api-key", "")
-        principal = self.keys.authenticate(key) if key else None
-        if principal is None:
+        client = request.client.host if request.client else "unknown"
+        principal = admit(self.keys, self.throttle, client, key)
+        if isinstance(principal, Denied):
+            kind = "TooManyRequests" if principal.status == 429 else "Unauthorized"
+            retry = {"Retry-After": str(principal.retry_after)} if principal.retry_after else None
             reply = JSONResponse(
-                {"error": {"type": "Unauthorized", "message": "a valid API key is required"}},
-                status_code=401,
+                {"error": {"type": kind, "message": principal.message}},
+                status_code=principal.status,
+                headers=retry,
             )
         elif not principal.may(self.namespace):
             reply = JSONResponse(
@@ -257,24 +261,12 @@ class KeyGate:
 
 
 def http_app(vault: MemVault, namespace: str, *, host: str, port: int) -> ASGIApp:
-    """The streamable-HTTP app behind the key gate (refused off loopback with the default
-    secret)."""
+    """The streamable-HTTP app behind the key gate: the same secret rules as ``serve`` (a
+    default, short or predictable secret or admin key is refused, on any address) and the same
+    throttle on failed keys (shared through Redis when the server has one)."""
     s = vault.settings
-    if not _loopback(host) and s.secret_key == DEFAULT_SECRET:
-        raise ConfigError(
-            f"refusing to serve MCP on {host} with the default secret: set MEMVAULT_SECRET_KEY "
-            "and create namespace keys (POST /v1/keys), or bind to 127.0.0.1",
-            setting="secret_key",
-        )
+    require_strong_secrets(s, admin_key_required=False)
     server = build(vault, namespace, host=host, port=port)
     keys = KeyStore(vault.store, s.secret_key, s.server.admin_key)
-    return KeyGate(server.streamable_http_app(), keys, vault.ns(namespace))
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    throttle = throttle_for(s, vault.c.coord)
+    return KeyGate(server.streamable_http_app(), keys, vault.ns(namespace), throttle)

@@ -22,10 +22,13 @@ import math
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memvault.config import DEFAULT_SECRET, Settings
 from memvault.errors import ConfigError, StoreError
+
+if TYPE_CHECKING:
+    from api.auth import KeyStore, Principal
 
 MIN_CHARS = 32
 MIN_BITS = 128
@@ -55,13 +58,17 @@ def secret_problem(value: str | None) -> str | None:
     return None
 
 
-def require_strong_secrets(settings: Settings) -> None:
-    """Refuse to serve with a default, empty, short or shared secret; every problem at once."""
+def require_strong_secrets(settings: Settings, *, admin_key_required: bool = True) -> None:
+    """Refuse to serve with a default, empty, short or shared secret; every problem at once.
+    Every network surface calls it (the REST API and console, ``memvault mcp --http``); a
+    surface that works without the bootstrap admin key still refuses a weak one."""
     problems = []
     for name, value in (
         ("MEMVAULT_SECRET_KEY", settings.secret_key),
         ("MEMVAULT_SERVER__ADMIN_KEY", settings.server.admin_key),
     ):
+        if name.endswith("ADMIN_KEY") and not value and not admin_key_required:
+            continue
         problem = secret_problem(value)
         if problem:
             problems.append(f"{name} {problem}")
@@ -154,3 +161,45 @@ class AuthThrottle:
         if fingerprint in self.mem.trusted.get(client, ()):
             return True
         return self._get(f"ok:{client}:{fingerprint}") is not None
+
+
+@dataclass(frozen=True)
+class Denied:
+    """Why a request's key was not accepted: 401 (none or unknown) or 429 (throttled)."""
+
+    status: int
+    message: str
+    retry_after: int | None = None
+
+
+def admit(
+    keys: KeyStore, throttle: AuthThrottle, client: str, key: str | None
+) -> Principal | Denied:
+    """The one check every door makes (REST, console login, MCP over HTTP): a throttled
+    client waits before its key is even looked at, a wrong key counts against its address, a
+    key that worked is remembered so its owner is not locked out with a guesser."""
+    if not key:
+        return Denied(401, "no API key: send Authorization: Bearer <key> or X-API-Key: <key>")
+    fingerprint = keys.fingerprint(key)
+    wait = throttle.retry_after(client, fingerprint)
+    if wait > 0:
+        seconds = math.ceil(wait)
+        return Denied(
+            429, f"too many failed authentications from this address; retry in {seconds} s", seconds
+        )
+    found = keys.authenticate(key)
+    if found is None:
+        throttle.failed(client)
+        return Denied(401, "unknown or revoked API key")
+    throttle.succeeded(client, fingerprint)
+    return found
+
+
+def throttle_for(settings: Settings, shared: Any) -> AuthThrottle:
+    s = settings.server
+    return AuthThrottle(
+        max_failures=s.auth_max_failures,
+        window_s=s.auth_window_s,
+        block_s=s.auth_block_s,
+        shared=shared,
+    )

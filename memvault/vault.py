@@ -9,6 +9,7 @@ for hit in vault.recall("where does Ana live?", namespace="ana"):
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
@@ -18,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal
 from memvault.background import Background
 from memvault.bootstrap import Container, bootstrap, load_settings
 from memvault.clock import ensure_utc
-from memvault.errors import InvalidInputError, NotFoundError
+from memvault.errors import InvalidInputError, NotFoundError, UnusableStoreError
 from memvault.feedback import Feedback as FeedbackService
 from memvault.ingest.inputs import EpisodeIn, FactIn
 from memvault.ingest.pipeline import Writer, WriteResult
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 
 Feedback = Literal["up", "down", "correct", "incorrect"]
 _NAMESPACE = re.compile(NAMESPACE_PATTERN)
+log = logging.getLogger(__name__)
 
 
 class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods):
@@ -91,8 +93,14 @@ class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods):
 
     # -- helpers --------------------------------------------------------------------------
     def ns(self, namespace: str | None) -> str:
+        if namespace is not None and not namespace.strip():
+            raise InvalidInputError(
+                "is empty",
+                field="namespace",
+                hint=f"name one, or leave the option out for {self.settings.default_namespace!r}",
+            )
         name = namespace or self.settings.default_namespace
-        if not _NAMESPACE.match(name):
+        if not _NAMESPACE.fullmatch(name):  # fullmatch: '$' alone lets a trailing newline in
             raise InvalidInputError(
                 f"{name!r} is not a valid namespace",
                 field="namespace",
@@ -227,8 +235,13 @@ class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods):
                 session_id,
                 result.prefetched,
             )
-            self.store.apply(Batch(namespace=ns, docs=[doc], quiet=True, durable=False))
-            result.hint = recall_log.hint(self.store, ns, query)
+            try:
+                self.store.apply(Batch(namespace=ns, docs=[doc], quiet=True, durable=False))
+            except UnusableStoreError as exc:  # a read-only vault still answers
+                log.warning("recall not logged: %s", exc)
+                result.recall_id = None
+            else:
+                result.hint = recall_log.hint(self.store, ns, query)
         return result
 
     def _last_judged(self, ns: str) -> datetime | None:
@@ -255,6 +268,11 @@ class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods):
         """Facts, filtered. By default those valid now; ``as_of`` those valid then;
         ``include_history`` every fact ever stored, superseded and retired ones too."""
         ns = self.ns(namespace)
+        for name, value in (("subject", subject), ("predicate", predicate)):
+            if value is not None and not value.strip():
+                raise InvalidInputError(
+                    "is empty (only whitespace)", field=name, hint="name one, or leave it out"
+                )
         subject_ids = None
         if subject is not None:
             subject_ids = [e.id for e in self.store.find_entities(ns, [subject])]

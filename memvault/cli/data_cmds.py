@@ -116,7 +116,7 @@ def ingest(
             field=file,
             hint="check the file, or pass --allow-empty to accept an empty input",
         )
-    with open_vault() as vault:
+    with open_vault(create=True) as vault:
         ns = vault.ns(namespace)
         # Every problem of the file at once, in line order: the user fixes them in one pass.
         skipped = sorted(parsed.problems + _drop_invalid(vault, parsed, ns), key=_line_order)
@@ -250,7 +250,7 @@ def import_(
             raise InvalidInputError(
                 "is missing", field="path", hint=f"memvault import {source} PATH"
             )
-        with open_vault() as vault:
+        with open_vault(create=True) as vault:
             if source == "memory-dir":
                 done = vault.import_memory_dir(path, namespace=namespace)
                 msg = (
@@ -265,7 +265,9 @@ def import_(
                 msg = (
                     f"read {done['read']} observations after #{done['after_id']}: imported "
                     f"{done['imported']}, {done['duplicates']} already here, "
-                    f"{done['skipped_empty']} without text"
+                    f"{done['skipped_empty']} without text, {done['skipped_bad_time']} without a "
+                    f"readable time, {done['skipped_invalid']} refused"
+                    + "".join(f"\n  skipped {p['where']}: {p['message']}" for p in done["problems"])
                 )
         emit(done, as_json, lambda: console.print(msg))
         return
@@ -276,7 +278,7 @@ def import_(
             hint="a dump file, memory-dir or claude-mem",
         )
     raw = _read_input(source)
-    with open_vault() as vault:
+    with open_vault(create=True) as vault:
         summary = vault.import_(io.StringIO(decode(raw, field=source)), namespace=namespace)
     emit(
         {

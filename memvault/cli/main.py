@@ -49,7 +49,7 @@ def _globals(
 @handle_errors
 def init(as_json: JsonOpt = False) -> None:
     """Create the vault file (or upgrade its schema) and show where it is."""
-    with open_vault() as vault:
+    with open_vault(create=True) as vault:
         info = {
             "database": str(vault.settings.database),
             "embedder": vault.c.embedder.name,
@@ -92,7 +92,7 @@ def write(
     item |= {k: v for k, v in (("speaker", speaker), ("session_id", session)) if v is not None}
     if at is not None:
         item["occurred_at"] = parse_time(at, "--at")
-    with open_vault() as vault:
+    with open_vault(create=True) as vault:
         ns = vault.ns(namespace)
         result = vault.write_many([item], namespace=ns, labels=["text"])
         episode = vault.get_episode(result.episode_ids[0], namespace=ns)

@@ -50,7 +50,7 @@ def mcp(
             )
         server.build(Client(url, key, namespace=namespace), namespace).run("stdio")
         return
-    vault = open_vault()
+    vault = open_vault(create=True)
     ns = vault.ns(namespace)
     if not http:
         server.build(vault, ns).run("stdio")

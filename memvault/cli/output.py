@@ -46,10 +46,18 @@ class Globals:
 GLOBALS = Globals()
 
 
-def open_vault(**overrides: Any) -> Any:
+def open_vault(*, create: bool = False, **overrides: Any) -> Any:
+    """The vault of ``--db`` (or the settings). Only commands that write (``create=True``:
+    init, write, ingest, import, serve, mcp) create a missing SQLite file; the others say
+    there is no vault there instead of leaving an empty one behind."""
+    from memvault.bootstrap import load_settings
     from memvault.vault import MemVault
 
-    return MemVault.open(GLOBALS.db, **overrides)
+    settings = overrides.pop("settings", None) or load_settings()
+    path = GLOBALS.db or settings.database
+    if not create and settings.store == "sqlite" and not Path(path).exists():
+        raise ConfigError(f"no vault at {path}; run `memvault init` (or check --db)")
+    return MemVault.open(GLOBALS.db, settings=settings, **overrides)
 
 
 def parse_time(value: str | None, option: str) -> datetime | None:

@@ -38,7 +38,7 @@ def serve(
     from memvault.errors import ConfigError
     from memvault.jobs import InProcessJobs
 
-    vault = open_vault()
+    vault = open_vault(create=True)
     s = vault.settings.server
     if not s.admin_key:
         raise ConfigError(

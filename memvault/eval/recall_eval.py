@@ -70,6 +70,9 @@ def read_jsonl(
         except json.JSONDecodeError as exc:
             problems.append(Problem(f"{path}:{number}", f"not JSON: {exc.msg}"))
             continue
+        except RecursionError:
+            problems.append(Problem(f"{path}:{number}", "JSON nested too deeply to read"))
+            continue
         if not isinstance(row, dict):
             problems.append(Problem(f"{path}:{number}", "must be a JSON object"))
             continue

@@ -25,7 +25,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memvault.errors import InvalidInputError
+from memvault.clock import ensure_utc
+from memvault.errors import DateRangeError, InvalidInputError
 
 TYPES = {
     "decision": "project",
@@ -75,17 +76,28 @@ def columns(con: sqlite3.Connection) -> set[str]:
 
 
 def _when(row: dict[str, Any]) -> datetime | None:
+    """When the observation was made, or None when its time cannot be read or lies outside
+    the range memvault holds (an epoch of 1e17, '2024-13-45'): such a row is skipped and
+    counted, never fatal."""
     epoch = row.get("created_at_epoch")
-    if isinstance(epoch, int | float) and epoch > 0:
-        return datetime.fromtimestamp(epoch / 1000 if epoch > 1e11 else epoch, UTC)
-    raw = row.get("created_at")
-    if isinstance(raw, str) and raw:
+    when: datetime | None = None
+    if isinstance(epoch, int | float) and not isinstance(epoch, bool) and epoch > 0:
+        try:
+            when = datetime.fromtimestamp(epoch / 1000 if epoch > 1e11 else epoch, UTC)
+        except (OverflowError, OSError, ValueError):
+            return None
+    else:
+        raw = row.get("created_at")
+        if not isinstance(raw, str) or not raw:
+            return None
         try:
             when = datetime.fromisoformat(raw.replace("Z", "+00:00"))
         except ValueError:
             return None
-        return when if when.tzinfo else when.replace(tzinfo=UTC)
-    return None
+    try:
+        return ensure_utc(when)
+    except DateRangeError:
+        return None
 
 
 def _facts(raw: Any) -> str:
@@ -120,11 +132,13 @@ def observations(
         yield dict(zip(wanted, values, strict=True))
 
 
-def item(row: dict[str, Any]) -> dict[str, Any] | None:
-    """The write item of an observation, or None when it holds no text or no time."""
+def item(row: dict[str, Any]) -> dict[str, Any] | str:
+    """The write item of an observation, or why it is skipped (no text, no readable time)."""
     text, when = content(row), _when(row)
-    if not text or when is None:
-        return None
+    if not text:
+        return "skipped_empty"
+    if when is None:
+        return "skipped_bad_time"
     kind = str(row.get("type") or "")
     return {
         "content": text,

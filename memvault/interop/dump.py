@@ -140,7 +140,7 @@ def import_namespace(
     for number, line in lines:
         try:
             _load_line(line, target, batch, vectors, rekey)
-        except (ValueError, ValidationError, KeyError, TypeError) as exc:
+        except (ValueError, ValidationError, KeyError, TypeError, RecursionError) as exc:
             problems.append(Problem(f"line {number}", _short(exc)))
     if problems:
         raise InvalidBatchError(problems, what="the dump")
@@ -186,6 +186,8 @@ def _header(number: int, line: str) -> dict[str, Any]:
         header = json.loads(line)
     except json.JSONDecodeError as exc:
         raise InvalidInputError(f"not JSON: {exc.msg}", field=f"line {number}") from exc
+    except RecursionError:
+        raise InvalidInputError("JSON nested too deeply to read", field=f"line {number}") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise InvalidInputError(
             f"not a memvault dump header (expected format {FORMAT!r})", field=f"line {number}"

@@ -95,6 +95,9 @@ def parse_jsonl(raw: bytes) -> ParsedLines:
         except json.JSONDecodeError as exc:
             parsed.problems.append(Problem(where, f"not JSON: {exc.msg} at column {exc.colno}"))
             continue
+        except RecursionError:
+            parsed.problems.append(Problem(where, "JSON nested too deeply to read"))
+            continue
         if not isinstance(row, dict):
             parsed.problems.append(Problem(where, "must be a JSON object"))
             continue

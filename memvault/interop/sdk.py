@@ -16,7 +16,7 @@ from memvault.kg.model import Episode
 from memvault.kg.store import Batch, Doc, Store
 
 if TYPE_CHECKING:
-    from memvault.ingest.pipeline import WriteResult
+    from memvault.ingest.pipeline import Writer, WriteResult
 
 IMPORT_STATE = "import_state"  # a document per source: what was imported last
 CHUNK = 500
@@ -38,6 +38,8 @@ class InteropMethods:
         ) -> WriteResult: ...
 
         def add_facts(self, items: Sequence[Any], *, namespace: str | None = None) -> Any: ...
+
+        writer: Writer
 
     # -- MEMORY.md directories ----------------------------------------------------------------
     def import_memory_dir(
@@ -146,16 +148,32 @@ class InteropMethods:
             key = _state_key(source, project)
             found = self.store.get_docs(ns, IMPORT_STATE, [key])
             after = int(found[0].body.get("last_id", 0)) if found else 0
-            counts = {"read": 0, "imported": 0, "duplicates": 0, "skipped_empty": 0}
+            counts = {
+                "read": 0,
+                "imported": 0,
+                "duplicates": 0,
+                "skipped_empty": 0,
+                "skipped_bad_time": 0,
+                "skipped_invalid": 0,
+            }
+            problems: list[dict[str, Any]] = []
             last = after
             batch: list[Mapping[str, Any]] = []
 
             def flush() -> None:
-                if batch:
-                    result = self.write_many(list(batch), namespace=ns)
+                # one bad row never sinks the import (nor, retried, every later one): rows the
+                # write path would refuse are skipped and listed, the rest written
+                labels = [f"observation {it['metadata']['claude_mem']['id']}" for it in batch]
+                bad = self.writer.check(ns, batch, labels, now=self.now())
+                refused = {p.where for p in bad}
+                problems.extend({"where": p.where, "message": p.message} for p in bad)
+                counts["skipped_invalid"] += len(refused)
+                good = [it for it, label in zip(batch, labels, strict=True) if label not in refused]
+                if good:
+                    result = self.write_many(good, namespace=ns)
                     counts["imported"] += result.created
                     counts["duplicates"] += result.duplicates
-                    batch.clear()
+                batch.clear()
                 self.store.apply(
                     Batch(
                         namespace=ns,
@@ -173,8 +191,12 @@ class InteropMethods:
                 counts["read"] += 1
                 last = max(last, int(row["id"]))
                 it = claude_mem.item(row)
-                if it is None:
-                    counts["skipped_empty"] += 1
+                if isinstance(it, str):
+                    counts[it] += 1
+                    if it == "skipped_bad_time" and len(problems) < 100:
+                        problems.append(
+                            {"where": f"observation {row['id']}", "message": "no readable time"}
+                        )
                     continue
                 batch.append(it)
                 if len(batch) >= CHUNK:
@@ -189,6 +211,7 @@ class InteropMethods:
             "after_id": after,
             "last_id": last,
             **counts,
+            "problems": problems[:100],
         }
 
     def _all_episodes(self, ns: str) -> list[Episode]:

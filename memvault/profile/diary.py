@@ -19,6 +19,7 @@ from collections import Counter, defaultdict
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
+from memvault.clock import ensure_utc
 from memvault.config import ProfileSettings
 from memvault.errors import InvalidInputError
 from memvault.kg.centrality import personalized_pagerank
@@ -30,12 +31,16 @@ DIARY = "diary"
 
 
 def parse_day(value: str) -> date:
+    """A diary day from YYYY-MM-DD, inside the range memvault holds (a page reads the day
+    before, so 0001-01-01 would overflow)."""
     try:
-        return date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError:
         raise InvalidInputError(
             f"is not a date: {value!r}", field="date", hint="use YYYY-MM-DD, e.g. 2025-06-15"
         ) from None
+    ensure_utc(_start(day), "date")
+    return day
 
 
 def _start(day: date) -> datetime:

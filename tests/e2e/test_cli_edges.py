@@ -131,3 +131,51 @@ def test_unusable_files_exit_2(db: Path, tmp_path: Path) -> None:
     code, _, err = run(db, "recall", "x", "-n", "maya", "--json")
     assert code == 2 and json.loads(err)["error"]["type"] == "SchemaVersionError"
     assert "upgrade memvault" in json.loads(err)["error"]["message"]
+
+
+@pytest.mark.parametrize("ns", ["", "  ", "a\n", "a\nb", "\u200b", "../x"])
+def test_a_bad_namespace_exits_2_and_writes_nowhere(db: Path, ns: str) -> None:
+    run(db, "init")
+    code, out, err = run(db, "write", "hello there", "-n", ns, "--json")
+    assert code == 2 and json.loads(err)["error"]["field"] == "namespace", out
+    code, out, _ = run(db, "recall", "hello", "--json")
+    assert code == 0 and json.loads(out) == [], "nothing went to the default namespace"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("recall", "hello"), ("facts",), ("stats",), ("export",), ("dream",), ("review", "list")],
+)
+def test_read_commands_on_a_missing_vault_say_so_and_create_nothing(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    missing = tmp_path / "nowhere" / "vault.db"
+    code, _, err = run(missing, *args, "--json")
+    assert code == 2
+    assert "no vault at" in json.loads(err)["error"]["message"]
+    assert not missing.exists() and not missing.parent.exists()
+
+
+def test_diary_before_the_range_exits_2(db: Path) -> None:
+    run(db, "write", "A first memory.", "-n", "maya")
+    code, _, err = run(db, "diary", "--date", "0001-01-01", "-n", "maya", "--json")
+    assert code == 2 and "range" in json.loads(err)["error"]["message"]
+
+
+def test_deeply_nested_json_is_a_numbered_problem_not_a_crash(db: Path, tmp_path: Path) -> None:
+    src = write_lines(
+        tmp_path / "deep.jsonl",
+        [json.dumps({"content": "fine line"}), "[" * 100_000 + "]" * 100_000],
+    )
+    code, _, err = run(db, "ingest", str(src), "--json")
+    assert code == 2
+    problem = json.loads(err)["error"]["problems"][0]
+    assert problem["where"].endswith("line 2") and "nested too deeply" in problem["message"]
+    code, out, _ = run(db, "ingest", str(src), "--skip-invalid", "--json")
+    assert code == 0 and json.loads(out)["created"] == 1
+
+
+def test_facts_with_a_whitespace_subject_exit_2(db: Path) -> None:
+    run(db, "write", "I live in Porto.", "-n", "maya", "--speaker", "Maya")
+    code, _, err = run(db, "facts", "--subject", "  ", "-n", "maya", "--json")
+    assert code == 2 and json.loads(err)["error"]["field"] == "subject"

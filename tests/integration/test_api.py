@@ -417,3 +417,38 @@ def test_verdicts_and_gaps_over_http(server: Server) -> None:
         assert bad.status_code == 422 and "verdict" in bad.text
         missing = c.post("/v1/ns/maya/verdicts", json={"recall_id": "x", "verdict": "correct"})
         assert missing.status_code == 404
+
+
+def test_console_login_is_throttled_like_the_api(server: Server) -> None:
+    """Guessing the operator key through the login form meets the same brake as the API (10
+    failures in a minute, the default): then 429 with Retry-After, the key not even checked."""
+    with httpx.Client(base_url=server.url, timeout=30) as browser:
+        codes = [
+            browser.post("/console/login", data={"key": f"guess-{i}"}).status_code
+            for i in range(11)
+        ]
+        assert codes[:10] == [303] * 10 and codes[10] == 429
+        blocked = browser.post("/console/login", data={"key": ADMIN})  # even the right key waits
+        assert blocked.status_code == 429 and int(blocked.headers["Retry-After"]) > 0
+        assert "too many failed" in blocked.text
+
+
+def test_console_logout_needs_the_forms_csrf_token(server: Server) -> None:
+    with httpx.Client(base_url=server.url, timeout=30) as browser:
+        assert browser.post("/console/login", data={"key": ADMIN}).status_code == 303
+        page = browser.get("/console").text
+        assert browser.post("/console/logout").status_code == 403  # a forged cross-site post
+        assert browser.get("/console").status_code == 200  # still logged in
+        token = page.split('action="/console/logout"', 1)[1].split('value="', 1)[1].split('"')[0]
+        out = browser.post("/console/logout", data={"csrf": token})
+        assert out.status_code == 303 and out.headers["location"] == "/console/login"
+
+
+def test_hostile_query_values_get_4xx_with_a_json_body(server: Server) -> None:
+    with server.client() as c:
+        c.post("/v1/ns/maya/episodes", json={"items": [{"content": "I live in Porto."}]})
+        for params in ({"subject": "   "}, {"predicate": "\t"}):
+            r = c.get("/v1/ns/maya/facts", params=params)
+            assert r.status_code == 422 and r.json()["error"]["field"] in params, r.text
+        r = c.get("/v1/ns/maya/diary", params={"date": "0001-01-01"})
+        assert r.status_code == 422 and "range" in r.json()["error"]["message"]

@@ -364,3 +364,36 @@ def test_the_dream_syncs_configured_directories_as_proposals(tmp_path: Path) -> 
 
 def fingerprint_dir(d: Path) -> dict[str, tuple[str, int]]:
     return {p.name: fingerprint(p) for p in d.iterdir() if p.is_file()}
+
+
+def test_claude_mem_rows_with_unreadable_times_are_skipped_counted_and_the_rest_imported(
+    tmp_path: Path,
+) -> None:
+    """An epoch of 1e17 and an ISO date that is no date are skipped and listed; the good rows
+    land, and a second import finds nothing left to do (no retry that never completes)."""
+    db = claude_mem_db(tmp_path)
+    ms = int(NOW.timestamp() * 1000)
+    add_observations(
+        db,
+        [
+            ("s3", "shop", "decision", "Far future", "Epoch far past any date.", 10**17),
+            ("s3", "shop", "decision", "Epoch one", "1970 is a readable time.", 1),
+            ("s3", "shop", "decision", "Good", "Cache invalidation on deploy.", ms + 5000),
+        ],
+    )
+    con = sqlite3.connect(db)
+    con.execute(
+        "INSERT INTO observations (memory_session_id, project, type, title, narrative, "
+        "created_at, created_at_epoch) VALUES ('s3', 'shop', 'change', 'Bad iso', 'x', "
+        "'2024-13-45', 0)"
+    )
+    con.commit()
+    con.close()
+    with open_vault(tmp_path / "v.db") as vault:
+        first = vault.import_claude_mem(db)
+        assert first["imported"] == 5 and first["skipped_empty"] == 1
+        assert first["skipped_bad_time"] == 2, first["problems"]
+        assert {p["where"] for p in first["problems"]} == {"observation 5", "observation 8"}
+        assert any("Cache invalidation" in e.content for e in vault.episodes(limit=20))
+        again = vault.import_claude_mem(db)
+        assert again["read"] == 0 and again["imported"] == 0

@@ -89,7 +89,7 @@ def http_server(tmp_path: Path) -> Any:
     port = free_port()
     proc = subprocess.Popen(
         [MEMVAULT, "mcp", "-n", "maya", "--http", "--port", str(port)],
-        env=env(db),
+        env={**env(db), "MEMVAULT_SERVER__AUTH_MAX_FAILURES": "4"},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -140,12 +140,44 @@ def test_http_needs_a_key_of_the_namespace(http_server: dict[str, str]) -> None:
     asyncio.run(session())
 
 
-def test_http_refuses_another_address_with_the_default_secret(tmp_path: Path) -> None:
+def test_http_throttles_a_client_that_keeps_guessing(http_server: dict[str, str]) -> None:
+    """The REST API's brake on every door: after 4 wrong keys (the setting) the address is
+    answered 429 with Retry-After before its key is looked at; the namespace's own agent,
+    whose key already worked from here, is not locked out."""
+    url = http_server["url"]
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    headers = {"Accept": "application/json, text/event-stream"}
+    mine = {**headers, "Authorization": f"Bearer {http_server['maya']}"}
+    gated = (401, 403, 429)  # past the gate, the MCP app answers (400: no session yet)
+    assert httpx.post(url, json=ping, headers=mine).status_code not in gated
+    codes = [
+        httpx.post(url, json=ping, headers={**headers, "X-API-Key": f"mvk_guess_{i}"}).status_code
+        for i in range(6)
+    ]
+    assert codes[:4] == [401] * 4 and codes[4:] == [429, 429]
+    blocked = httpx.post(url, json=ping, headers={**headers, "X-API-Key": "mvk_guess_9"})
+    assert int(blocked.headers["Retry-After"]) > 0
+    assert httpx.post(url, json=ping, headers=mine).status_code not in gated
+
+
+@pytest.mark.parametrize(
+    ("host", "override", "problem"),
+    [
+        ("0.0.0.0", {"MEMVAULT_SECRET_KEY": "change-me"}, "well-known default"),
+        ("127.0.0.1", {"MEMVAULT_SECRET_KEY": "short-secret"}, "needs at least 32"),
+        ("127.0.0.1", {"MEMVAULT_SECRET_KEY": "a" * 40}, "predictable"),
+        ("127.0.0.1", {"MEMVAULT_SERVER__ADMIN_KEY": "admin"}, "ADMIN_KEY is a well-known"),
+        ("127.0.0.1", {"MEMVAULT_SERVER__ADMIN_KEY": SECRET}, "must differ"),
+    ],
+)
+def test_http_refuses_weak_secrets_on_any_address(
+    tmp_path: Path, host: str, override: dict[str, str], problem: str
+) -> None:
     run = subprocess.run(
-        [MEMVAULT, "mcp", "--http", "--host", "0.0.0.0", "--port", str(free_port())],
-        env={**env(tmp_path / "v.db"), "MEMVAULT_SECRET_KEY": "change-me"},
+        [MEMVAULT, "mcp", "--http", "--host", host, "--port", str(free_port())],
+        env={**env(tmp_path / "v.db"), **override},
         capture_output=True,
         text=True,
         timeout=60,
     )
-    assert run.returncode == 2 and "default secret" in run.stderr
+    assert run.returncode == 2 and problem in " ".join(run.stderr.split()), run.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -13,7 +14,12 @@ import numpy as np
 from pydantic import BaseModel
 
 from memvault.config import IndexSettings
-from memvault.errors import InvalidInputError, StoreError, UnusableStoreError
+from memvault.errors import (
+    InvalidInputError,
+    SchemaVersionError,
+    StoreError,
+    UnusableStoreError,
+)
 from memvault.kg.model import (
     Entity,
     Episode,
@@ -24,7 +30,7 @@ from memvault.kg.model import (
 )
 from memvault.kg.sqlite.inventory import Inventory
 from memvault.kg.sqlite.keywords import KeywordSearch
-from memvault.kg.sqlite.schema import migrate
+from memvault.kg.sqlite.schema import SCHEMA_VERSION, migrate
 from memvault.kg.sqlite.sql import CHUNK as _CHUNK
 from memvault.kg.sqlite.sql import chunks as _chunks
 from memvault.kg.sqlite.sql import marks as _marks
@@ -37,23 +43,27 @@ M = TypeVar("M", bound=BaseModel)
 
 class SQLiteStore(Inventory, Store):
     def __init__(
-        self, path: str | Path, *, synchronous: str = "FULL", index: IndexSettings | None = None
+        self,
+        path: str | Path,
+        *,
+        synchronous: str = "FULL",
+        index: IndexSettings | None = None,
+        read_only: bool | None = None,
     ):
+        """``read_only``: open without writing a byte (reads work, writes are refused with a
+        clear error); by default, when the file exists and this process may not write it."""
         self.path = str(path)
         self.index = index or IndexSettings()
-        if self.path != ":memory:":
+        if read_only is None:
+            read_only = Path(self.path).is_file() and not os.access(self.path, os.W_OK)
+        self.read_only = read_only
+        if self.path != ":memory:" and not read_only:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._conn = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=30.0
-            )
-            self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.execute(f"PRAGMA synchronous = {synchronous}")
-            self._synchronous = synchronous.upper()
-            self._conn.execute("PRAGMA busy_timeout = 30000")
-            migrate(self._conn, self.path)
+            self._conn = self._connect() if read_only else self._open(synchronous)
         except sqlite3.DatabaseError as exc:
             raise UnusableStoreError(f"cannot open {self.path} as a memvault store: {exc}") from exc
+        self._synchronous = synchronous.upper()
         self._lock = threading.RLock()
         self._depth = 0
         self._vectors = VectorCache(
@@ -67,9 +77,41 @@ class SQLiteStore(Inventory, Store):
         )
         self._keywords = KeywordSearch(self.index)
 
+    def _open(self, synchronous: str) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute(f"PRAGMA synchronous = {synchronous}")
+        conn.execute("PRAGMA busy_timeout = 30000")
+        migrate(conn, self.path)
+        return conn
+
+    def _connect(self) -> sqlite3.Connection:
+        """A read-only connection (``mode=ro``); the schema must be current, since upgrading
+        it would write."""
+        uri = f"file:{Path(self.path).resolve().as_posix()}?mode=ro"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA busy_timeout = 30000")
+        found = conn.execute("PRAGMA user_version").fetchone()[0]
+        if found > SCHEMA_VERSION:
+            raise SchemaVersionError(found, SCHEMA_VERSION, self.path)
+        if found < SCHEMA_VERSION:
+            raise UnusableStoreError(
+                f"{self.path} is read-only and its schema ({found}) is older than this "
+                f"memvault's ({SCHEMA_VERSION}): open it once with write access to upgrade it"
+            )
+        return conn
+
+    def _writable(self) -> None:
+        if self.read_only:
+            raise UnusableStoreError(
+                f"{self.path} is read-only: reads work, writes need write access to the file "
+                "and its folder"
+            )
+
     # -- transactions ---------------------------------------------------------------------
     @contextmanager
     def transaction(self) -> Iterator[None]:
+        self._writable()
         with self._lock:
             outer = self._depth == 0
             if outer:
@@ -97,6 +139,7 @@ class SQLiteStore(Inventory, Store):
     # -- writes ---------------------------------------------------------------------------
     def apply(self, batch: Batch) -> int:
         batch.check()
+        self._writable()
         try:
             with self._lock:
                 relaxed = not batch.durable and self._depth == 0 and self._synchronous == "FULL"
