@@ -124,7 +124,7 @@ def create_app(vault: MemVault, jobs: JobQueue) -> FastAPI:
     app.state.keys = KeyStore(vault.store, settings.secret_key, settings.server.admin_key)
     app.state.throttle = throttle_for(settings, vault.c.coord)
     app.add_middleware(BodyLimit, limit=settings.server.max_body_bytes)
-    metrics = Metrics(vault, json_logs=settings.server.json_logs)
+    metrics = Metrics(vault, json_logs=settings.server.json_logs, jobs=jobs)
     if settings.server.json_logs:
         json_logging()
     app.add_middleware(MetricsMiddleware, metrics=metrics)

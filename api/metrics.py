@@ -28,6 +28,7 @@ from prometheus_client.registry import Collector
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memvault.changes.apply import REVIEW, RUN
+from memvault.jobs import JobQueue
 from memvault.vault import MemVault
 
 log = logging.getLogger("memvault.requests")
@@ -75,10 +76,23 @@ class StoreCollector(Collector):
         yield tokens
 
 
+class QueueCollector(Collector):
+    """Jobs waiting per kind (dream, prefetch): a dream stuck behind others shows here."""
+
+    def __init__(self, jobs: JobQueue):
+        self.jobs = jobs
+
+    def collect(self) -> Iterator[Metric]:
+        g = GaugeMetricFamily("memvault_jobs_queued", "Jobs waiting, by kind", labels=["kind"])
+        for kind, n in sorted(self.jobs.depth().items()):
+            g.add_metric([kind], n)
+        yield g
+
+
 class Metrics:
     """The registry of one app, and the middleware that feeds it."""
 
-    def __init__(self, vault: MemVault, json_logs: bool = False):
+    def __init__(self, vault: MemVault, json_logs: bool = False, jobs: JobQueue | None = None):
         self.registry = CollectorRegistry()
         self.json_logs = json_logs
         self.requests = PromCounter(
@@ -101,6 +115,8 @@ class Metrics:
             registry=self.registry,
         )
         self.registry.register(StoreCollector(vault))
+        if jobs is not None:
+            self.registry.register(QueueCollector(jobs))
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

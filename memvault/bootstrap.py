@@ -75,7 +75,7 @@ def build_embedder(settings: Settings) -> Embedder:
 
 def build_llm(settings: Settings) -> LLM:
     if settings.llm_model:
-        return LiteLLMProvider(settings.llm_model)
+        return LiteLLMProvider(settings.llm_model, mock_response=settings.llm_mock_response)
     return OfflineProvider(offline_handlers())
 
 

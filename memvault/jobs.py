@@ -13,7 +13,9 @@ import threading
 import time
 import uuid
 from abc import ABC, abstractmethod
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
 from memvault.bootstrap import Container
@@ -75,8 +77,8 @@ def diary_check(c: Container, skip: list[str]) -> list[str]:
 
 
 class JobQueue(ABC):
-    """Where the API sends jobs. ``status`` is ``queued | running | done | failed`` with
-    the result or the error."""
+    """Where the API sends jobs. ``status`` is ``queued | running | done | failed`` (or
+    ``dropped``: a prefetch a newer one replaced) with the result or the error."""
 
     @abstractmethod
     def submit_dream(self, namespace: str, *, apply: bool, force: bool) -> str: ...
@@ -87,6 +89,10 @@ class JobQueue(ABC):
     @abstractmethod
     def status(self, job_id: str) -> dict[str, Any]: ...
 
+    def depth(self) -> dict[str, int]:
+        """Jobs waiting, per kind (``/metrics``); empty when the queue cannot tell."""
+        return {}
+
     def check(self) -> None:  # noqa: B027 - optional: raise when the queue cannot take jobs
         """Raise when jobs cannot be queued now (e.g. the broker is down)."""
 
@@ -94,17 +100,91 @@ class JobQueue(ABC):
         pass
 
 
+Work = tuple[Future[dict[str, Any]], Callable[[], dict[str, Any]]]
+
+
+class Lanes:
+    """Two lanes for one pool of workers: dreams first, always; prefetch only when no dream
+    waits, bounded (``prefetch_limit``) and droppable. A prefetch is a guess that loses its
+    worth with time, so the newest wins: a new one for a session replaces the one still queued
+    for it, and a full lane drops its oldest. A thousand prefetch jobs ahead of a dream delay
+    it by at most the job that is already running."""
+
+    def __init__(self, prefetch_limit: int):
+        self.prefetch_limit = max(1, prefetch_limit)
+        self._cv = threading.Condition()
+        self._dreams: deque[Work] = deque()
+        self._prefetch: OrderedDict[tuple[str, str], Work] = OrderedDict()
+        self._closed = False
+        self.dropped = 0
+
+    def put_dream(self, work: Work) -> None:
+        with self._cv:
+            self._dreams.append(work)
+            self._cv.notify()
+
+    def put_prefetch(self, key: tuple[str, str], work: Work) -> None:
+        with self._cv:
+            if (replaced := self._prefetch.pop(key, None)) is not None:
+                self._drop(replaced)
+            while len(self._prefetch) >= self.prefetch_limit:
+                self._drop(self._prefetch.popitem(last=False)[1])
+            self._prefetch[key] = work
+            self._cv.notify()
+
+    def _drop(self, work: Work) -> None:
+        work[0].cancel()  # still pending: its status reads "dropped"
+        self.dropped += 1
+
+    def get(self) -> Work | None:
+        """The next job (a dream if any waits), or None once closed."""
+        with self._cv:
+            while not (self._dreams or self._prefetch or self._closed):
+                self._cv.wait()
+            if self._dreams:
+                return self._dreams.popleft()
+            if self._prefetch:
+                return self._prefetch.popitem(last=False)[1]
+            return None
+
+    def depth(self) -> dict[str, int]:
+        with self._cv:
+            return {"dream": len(self._dreams), "prefetch": len(self._prefetch)}
+
+    def close(self) -> None:
+        """Queued dreams still run (the workers drain them); queued prefetch is dropped."""
+        with self._cv:
+            self._closed = True
+            for work in self._prefetch.values():
+                self._drop(work)
+            self._prefetch.clear()
+            self._cv.notify_all()
+
+
 class InProcessJobs(JobQueue):
-    """A thread pool in this process (embedded ``memvault serve``), plus an optional
-    scheduler thread that runs the nightly check every ``interval_s``."""
+    """Worker threads in this process (embedded ``memvault serve``) over :class:`Lanes`,
+    plus an optional scheduler thread that runs the nightly check every ``interval_s``."""
 
     KEEP = 1000
 
-    def __init__(self, c: Container, *, workers: int = 1, interval_s: float | None = None):
+    def __init__(
+        self,
+        c: Container,
+        *,
+        workers: int = 1,
+        interval_s: float | None = None,
+        prefetch_limit: int = 100,
+    ):
         self.c = c
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="memvault-job")
+        self.lanes = Lanes(prefetch_limit)
         self._jobs: dict[str, tuple[str, Future[dict[str, Any]]]] = {}
         self._stop = threading.Event()
+        self._workers = [
+            threading.Thread(target=self._work, name=f"memvault-job-{i}", daemon=True)
+            for i in range(max(1, workers))
+        ]
+        for t in self._workers:
+            t.start()
         self._scheduler: threading.Thread | None = None
         if interval_s:
             self._scheduler = threading.Thread(
@@ -113,12 +193,31 @@ class InProcessJobs(JobQueue):
             self._scheduler.start()
 
     def submit_dream(self, namespace: str, *, apply: bool, force: bool) -> str:
-        future = self._pool.submit(dream_namespace, self.c, namespace, apply=apply, force=force)
+        future: Future[dict[str, Any]] = Future()
+        self.lanes.put_dream(
+            (future, lambda: dream_namespace(self.c, namespace, apply=apply, force=force))
+        )
         return self._keep(namespace, future)
 
     def submit_prefetch(self, namespace: str, session_id: str) -> str:
-        return self._keep(namespace, self._pool.submit(prefetch_session, self.c, namespace,
-                                                       session_id))  # fmt: skip
+        future: Future[dict[str, Any]] = Future()
+        job_id = self._keep(namespace, future)
+        work = (future, lambda: prefetch_session(self.c, namespace, session_id))
+        self.lanes.put_prefetch((namespace, session_id), work)
+        return job_id
+
+    def depth(self) -> dict[str, int]:
+        return self.lanes.depth()
+
+    def _work(self) -> None:
+        while (work := self.lanes.get()) is not None:
+            future, run = work
+            if not future.set_running_or_notify_cancel():
+                continue  # dropped while it waited
+            try:
+                future.set_result(run())
+            except BaseException as exc:  # the job's failure is its status, read by the caller
+                future.set_exception(exc)
 
     def _keep(self, namespace: str, future: Future[dict[str, Any]]) -> str:
         job_id = uuid.uuid4().hex
@@ -134,6 +233,8 @@ class InProcessJobs(JobQueue):
             raise NotFoundError("job", job_id)
         namespace, future = self._jobs[job_id]
         out: dict[str, Any] = {"job_id": job_id, "namespace": namespace}
+        if future.cancelled():
+            return out | {"status": "dropped"}
         if not future.done():
             return out | {"status": "running" if future.running() else "queued"}
         error = future.exception()
@@ -160,5 +261,8 @@ class InProcessJobs(JobQueue):
                 log.exception("the scheduled dream check failed")
 
     def close(self) -> None:
+        """Finish the running and queued dreams, drop the waiting prefetch."""
         self._stop.set()
-        self._pool.shutdown(wait=True)
+        self.lanes.close()
+        for t in self._workers:
+            t.join()

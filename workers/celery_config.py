@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from celery import Celery
 from celery.schedules import crontab
+from kombu import Queue
 
 from memvault.bootstrap import load_settings
 from memvault.config import Settings
 from memvault.errors import ConfigError
+
+DREAM_QUEUE = "celery"  # Celery's default name: tasks queued by an earlier version still run
+PREFETCH_QUEUE = "prefetch"
 
 
 def beat_schedule(settings: Settings) -> dict[str, dict[str, object]]:
@@ -69,4 +73,10 @@ def celery_conf(settings: Settings) -> dict[str, object]:
         "broker_connection_retry_on_startup": True,
         "beat_schedule": beat_schedule(settings),
         "timezone": "UTC",
+        # dreams (and the nightly check) and prefetch in separate queues: a worker started
+        # without -Q consumes both in turn, so a flood of prefetch delays a dream by at most
+        # one job; a deployment can give prefetch workers of its own (-Q prefetch)
+        "task_default_queue": DREAM_QUEUE,
+        "task_queues": [Queue(DREAM_QUEUE), Queue(PREFETCH_QUEUE)],
+        "task_routes": {"memvault.prefetch": {"queue": PREFETCH_QUEUE}},
     }

@@ -15,8 +15,11 @@ _STATES = {
     "RETRY": "queued",
     "SUCCESS": "done",
     "FAILURE": "failed",
-    "REVOKED": "failed",
+    "REVOKED": "dropped",  # an expired prefetch, or revoked by an operator
 }
+
+
+PREFETCH_EXPIRES_S = 300
 
 
 class CeleryJobs(JobQueue):
@@ -49,12 +52,30 @@ class CeleryJobs(JobQueue):
 
     def submit_prefetch(self, namespace: str, session_id: str) -> str:
         try:
+            # a prediction loses its worth with time: an old one is dropped, not run
             result = self.app.send_task(
-                "memvault.prefetch", args=[namespace, session_id], retry=False
+                "memvault.prefetch",
+                args=[namespace, session_id],
+                retry=False,
+                expires=PREFETCH_EXPIRES_S,
             )
         except Exception as exc:
             raise CoordinationUnavailable(f"could not queue the prefetch: {exc}") from exc
         return str(result.id)
+
+    def depth(self) -> dict[str, int]:
+        """Messages waiting in each queue (Redis lists named after the queues)."""
+        from workers.celery_config import DREAM_QUEUE, PREFETCH_QUEUE
+
+        try:
+            with self.app.connection_for_read() as conn:
+                client = conn.default_channel.client
+                return {
+                    "dream": int(client.llen(DREAM_QUEUE)),
+                    "prefetch": int(client.llen(PREFETCH_QUEUE)),
+                }
+        except Exception:  # kombu and redis raise their own kinds: depth is best effort
+            return {}
 
     def status(self, job_id: str) -> dict[str, Any]:
         try:

@@ -406,6 +406,11 @@ class Settings(BaseSettings):
     )
     llm_model: str | None = Field(default=None, description="A litellm model; None: offline.")
     llm_reasoning_model: str | None = None
+    llm_mock_response: str | None = Field(
+        default=None,
+        description="litellm answers every call with this text, without a network call (its "
+        "mock_response: for trying a configured model offline, and for tests).",
+    )
     max_content_chars: int = Field(default=8000, ge=100, le=1_000_000)
     hold_facts_below: float = Field(
         default=0.0,

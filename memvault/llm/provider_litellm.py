@@ -8,8 +8,10 @@ the prompt's response model; a malformed answer is retried, then raised as LLMEr
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import sys
 import threading
 from typing import Any
 
@@ -21,14 +23,21 @@ from memvault.llm.port import Prompt, T, UsageLedger
 _import_lock = threading.Lock()
 
 
+def _quiet() -> contextlib.AbstractContextManager[Any]:
+    """litellm prints banners and debug hints with print(): they go to stderr, so stdout
+    holds nothing but a command's own output (``--json`` stays parseable)."""
+    return contextlib.redirect_stdout(sys.stderr)
+
+
 def _litellm() -> Any:
-    with _import_lock:
+    with _import_lock, _quiet():
         os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
         try:
             import litellm
         except ImportError as exc:
             raise LLMError("litellm is not installed: pip install '.[llm]'") from exc
         litellm.telemetry = False
+        litellm.suppress_debug_info = True
         return litellm
 
 
@@ -64,7 +73,8 @@ class LiteLLMProvider:
             if self.mock_response is not None:
                 kwargs["mock_response"] = self.mock_response
             try:
-                response = litellm.completion(**kwargs)
+                with _quiet():
+                    response = litellm.completion(**kwargs)
             except Exception as exc:  # litellm raises its own tree; translate at the boundary
                 self.usage.record(call_site, failed=True)
                 last_error = f"{type(exc).__name__}: {exc}"

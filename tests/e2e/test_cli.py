@@ -135,6 +135,7 @@ def test_text_ingest_splits_paragraphs_and_reads_stdin(db: Path) -> None:
 
 
 def test_bad_dates_and_unknown_commands_are_usage_errors(db: Path) -> None:
+    run(db, "init")
     code, _, err = run(db, "recall", "anything", "--as-of", "last tuesday", "--json")
     assert code == 2
     assert json.loads(err)["error"]["field"] == "--as-of"

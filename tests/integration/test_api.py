@@ -398,6 +398,8 @@ def test_metrics_count_requests_by_route_and_need_the_admin_key(server: Server) 
     assert _sample(text, "memvault_dream_runs", status="applied") == 1
     assert _sample(text, "memvault_dream_changes", op="consolidate.supersede") >= 1
     assert "memvault_review_pending" in text and "memvault_llm_calls" in text
+    assert 'memvault_jobs_queued{kind="dream"} 0.0' in text
+    assert 'memvault_jobs_queued{kind="prefetch"}' in text
 
 
 def test_verdicts_and_gaps_over_http(server: Server) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,3 +48,53 @@ def test_the_scheduled_check_dreams_only_namespaces_whose_gate_is_open(tmp_path:
     assert vault.dream_runs(namespace="quiet") == []
     assert len(vault.dream_runs(namespace="due")) == 1  # later checks found the gate shut
     vault.close()
+
+
+def test_a_dream_starts_within_one_job_of_a_thousand_queued_prefetches(tmp_path: Path) -> None:
+    """Fairness on the single in-process worker: with 1,000 prefetch jobs queued, a dream
+    submitted next runs after at most the job already running; the prefetch lane keeps only
+    its newest (bounded) and reports the rest as dropped."""
+    start = datetime(2025, 1, 10, tzinfo=UTC)
+    vault = MemVault.open(tmp_path / "f.db", embedder=HashingEmbedder(), clock=FixedClock(start))
+    maya.write(vault, start, namespace="maya")
+    jobs = InProcessJobs(vault.c, prefetch_limit=50)
+    jobs.KEEP = 5000  # remember every job's status for the count below
+    finished: list[str] = []  # job ids in the order the worker finished them
+
+    def track(job_id: str) -> str:
+        jobs._jobs[job_id][1].add_done_callback(lambda f: finished.append(job_id))
+        return job_id
+
+    ids = [track(jobs.submit_prefetch("maya", f"s{i}")) for i in range(1000)]
+    assert jobs.depth()["prefetch"] <= 50
+    before = len(finished)
+    dream = track(jobs.submit_dream("maya", apply=True, force=True))
+    deadline = time.monotonic() + 60
+    while jobs.status(dream)["status"] != "done":
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    ran = [
+        i for i in finished[before : finished.index(dream)] if jobs.status(i)["status"] == "done"
+    ]
+    assert len(ran) <= 1, f"{len(ran)} prefetch jobs ran before the queued dream"
+    assert sum(jobs.status(i)["status"] == "dropped" for i in ids) >= 1000 - 50 - 1
+    jobs.close()
+    assert jobs.depth() == {"dream": 0, "prefetch": 0}
+    vault.close()
+
+
+def test_a_newer_prefetch_of_a_session_replaces_the_queued_one(tmp_path: Path) -> None:
+    from concurrent.futures import Future
+
+    from memvault.jobs import Lanes
+
+    lanes = Lanes(prefetch_limit=10)
+    first: Future[dict[str, Any]] = Future()
+    second: Future[dict[str, Any]] = Future()
+    lanes.put_prefetch(("maya", "s1"), (first, dict))
+    lanes.put_prefetch(("maya", "s1"), (second, dict))
+    assert first.cancelled() and not second.cancelled()
+    assert lanes.depth() == {"dream": 0, "prefetch": 1}
+    dream: Future[dict[str, Any]] = Future()
+    lanes.put_dream((dream, dict))
+    assert lanes.get() == (dream, dict)  # dreams first, whatever was queued before

@@ -302,3 +302,26 @@ def test_a_dream_task_retries_with_backoff_while_another_holds_the_namespace(
         time.sleep(0.2)
     assert status["result"]["status"] == "applied"
     coord.close()
+
+
+def test_prefetch_has_its_own_queue_and_a_worker_serves_both(stack: dict[str, Any]) -> None:
+    """Prefetch jobs go to the 'prefetch' queue and dreams to the default one; a worker started
+    without -Q consumes both, so a backlog of prefetch never stands between a dream and the
+    worker for more than one job. Depth per queue is readable before the worker starts."""
+    vault = open_vault(stack)
+    seed(vault, "maya")
+    vault.close()
+    jobs = CeleryJobs(load_settings(server={"redis_url": stack["redis_url"]}))
+    prefetched = [jobs.submit_prefetch("maya", f"s{i}") for i in range(30)]
+    dream = jobs.submit_dream("maya", apply=True, force=True)
+    assert jobs.depth() == {"dream": 1, "prefetch": 30}
+    stack["procs"].append(worker(stack["env"], stack["tmp"] / "worker.log"))
+    deadline = time.monotonic() + 90
+    while (status := jobs.status(dream))["status"] != "done":
+        assert time.monotonic() < deadline and status["status"] != "failed", status
+        time.sleep(0.1)
+    dreamt = jobs.app.AsyncResult(dream).date_done  # one solo worker: one job at a time
+    done = [jobs.app.AsyncResult(j).date_done for j in prefetched]
+    ran_before = sum(1 for d in done if d is not None and d < dreamt)
+    assert ran_before <= 2, f"{ran_before} prefetch jobs ran before the dream"
+    assert status["result"]["status"] == "applied"
