@@ -144,6 +144,7 @@ def test_bad_dates_and_unknown_commands_are_usage_errors(db: Path) -> None:
 
 
 def test_feedback_on_a_missing_record_is_not_found(db: Path) -> None:
+    run(db, "init")
     code, _, err = run(db, "feedback", "ep_missing", "up", "--json")
     assert code == 1
     assert json.loads(err)["error"]["type"] == "NotFoundError"

@@ -78,7 +78,7 @@ def test_the_cli_write_reports_what_was_not_derived(tmp_path: Path) -> None:
 # -- property: any text, any JSON line -------------------------------------------------------
 
 TEXT = st.text(max_size=3000) | st.builds(
-    lambda a, n: a * n, st.text(min_size=1, max_size=40), st.integers(1, 2000)
+    lambda a, n: a * n, st.text(min_size=1, max_size=40), st.integers(1, 25_000)
 )
 JSON = st.recursive(
     st.none() | st.booleans() | st.floats() | st.integers() | st.text(max_size=200),

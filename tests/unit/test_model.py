@@ -89,6 +89,7 @@ def test_public_api_all_is_exact() -> None:
         "primer",
         "persona",
         "client",
+        "language",
     }
     assert set(memvault.__all__) - {"__version__"} == exported - modules
     for name in memvault.__all__:
