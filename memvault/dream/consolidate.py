@@ -21,6 +21,7 @@ from memvault.config import ConsolidateSettings
 from memvault.ingest.normalize import normalize_content
 from memvault.kg.model import Episode, Fact, normalize_name
 from memvault.kg.temporal_conflict import Conflict, Verdict, rule_verdict
+from memvault.language.claims import distinguishing
 from memvault.llm.port import LLM
 from memvault.llm.prompts import judge_conflicts_v1
 
@@ -67,9 +68,18 @@ class Judge:
 def resolve_conflicts(ws: Workspace, conflicts: Sequence[Conflict], judge: Judge) -> dict[str, Any]:
     verdicts, steps = judge.judge(conflicts)
     tally: dict[str, int] = {"MERGE": 0, "SUPERSEDE": 0, "COEXIST": 0}
+    refused = 0
     for conflict, v in zip(conflicts, verdicts, strict=True):
-        tally[v.decision] += 1
         old, new = ws.facts.get(conflict.old.id), ws.facts.get(conflict.new.id)
+        if (
+            v.decision == "MERGE"
+            and old is not None
+            and new is not None
+            and distinguishing(f"{old.object} {old.statement}", f"{new.object} {new.statement}")
+        ):  # a judge's MERGE of facts that differ in a number or a name would lose one
+            v = v.model_copy(update={"decision": "COEXIST"})
+            refused += 1
+        tally[v.decision] += 1
         if old is None or new is None:
             continue
         if v.decision == "SUPERSEDE":
@@ -84,7 +94,12 @@ def resolve_conflicts(ws: Workspace, conflicts: Sequence[Conflict], judge: Judge
             )
         elif v.decision == "MERGE":
             merge_facts(ws, [old, new], v.confidence, v.reason, group=f"conflict:{conflict.id}")
-    return {"verdicts": tally, "settled_by": steps, "escalated": steps["escalated"]}
+    return {
+        "verdicts": tally,
+        "settled_by": steps,
+        "escalated": steps["escalated"],
+        "fact_merges_refused": refused,
+    }
 
 
 def merge_facts(
@@ -151,10 +166,14 @@ def merge_near_duplicate_episodes(
     threshold: float,
     *,
     chunk: int = 256,
+    refused: list[dict[str, Any]] | None = None,
 ) -> int:
     """Each new episode against every live episode of the same speaker: at cosine ≥
     ``threshold`` the higher-importance one (the older on a tie) absorbs the other's access
-    and reinforcement counts; the other is retired."""
+    and reinforcement counts; the other is retired. Never when they differ in what tells
+    claims apart (a number, an id, a date, a name, a number word, a negation:
+    :func:`memvault.language.claims.distinguishing`): those are two memories, and the pair
+    is counted in ``refused`` with what differs."""
     live = [e for e in ws.episodes.values() if e.expired_at is None and e.id in vectors]
     if len(live) < 2:
         return 0
@@ -177,6 +196,10 @@ def merge_near_duplicate_episodes(
                     and speakers[row[a.id]] == speakers[other]
                     and a.type == b.type
                 ):
+                    if differ := distinguishing(a.content, b.content):
+                        if refused is not None:
+                            refused.append({"ids": [a.id, b.id], "differ": sorted(differ)})
+                        continue
                     _merge_episodes(ws, a, b, float(sims[n, other]))
                     merged += 1
     return merged

@@ -156,12 +156,16 @@ def consolidate_stage(run: Run, p: Parts) -> None:
     judge = cons.Judge(p.llm, p.reasoning_llm, s)
     live = [e.id for e in run.ws.episodes.values() if e.expired_at is None]
     vectors = run.vectors = p.store.get_vectors(run.namespace, "episode", live)
+    refused: list[dict[str, Any]] = []
     run.stages["consolidate"] = {
         **cons.resolve_conflicts(run.ws, run.conflicts, judge),
         "duplicate_facts_merged": cons.merge_duplicate_facts(run.ws, run.duplicates),
         "episodes_merged": cons.merge_near_duplicate_episodes(
-            run.ws, vectors, run.new_ids, s.duplicate_cosine
+            run.ws, vectors, run.new_ids, s.duplicate_cosine, refused=refused
         ),
+        # near-duplicates kept apart: they differ in a number, a name, a date or a negation
+        "merges_refused": len(refused),
+        "merges_refused_examples": refused[:20],
         "normalised": cons.normalise_contents(run.ws, p.settings.max_content_chars),
     }
 

@@ -6,6 +6,7 @@ local loop can deselect them with ``-m "not model"``.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -152,3 +153,27 @@ def test_the_readme_demo_answers_right_with_the_real_model(
     sports = top["What sports does Maya do?"]
     assert any(s in sports for s in ("surfing", "marathon", "trail running")), sports
     assert "Lisbon" in summary["top_after_dream"]
+
+
+def test_minilm_near_duplicates_that_differ_in_an_id_are_not_merged(
+    tmp_path: Path, onnx_minilm: OnnxEmbedder
+) -> None:
+    """With the real model such turns sit at cosine 0.92-0.97, most pairs above the merge
+    threshold (0.92): the dream keeps all four, and each is found first by its own number."""
+    start = datetime(2025, 3, 3, 19, tzinfo=UTC)
+    said = [f"I patched issue #{n} in the payments gateway today." for n in (14, 58, 102, 231)]
+    vectors = onnx_minilm.embed(said)
+    sims = vectors @ vectors.T
+    assert int(np.sum(sims[np.triu_indices(4, 1)] >= 0.92)) >= 3  # merge candidates
+    with MemVault.open(tmp_path / "m.db", embedder=onnx_minilm) as vault:
+        for day, text in enumerate(said):
+            vault.write_many(
+                [{"content": text, "speaker": "Bo", "occurred_at": start + timedelta(days=day)}],
+                namespace="bo",
+            )
+        report = vault.dream(namespace="bo", apply=True, force=True, now=start + timedelta(days=5))
+        assert report.report["stages"]["consolidate"]["episodes_merged"] == 0
+        for text in said:
+            key = "#" + text.split("#")[1].split()[0]
+            hit = vault.recall(f"issue {key}", namespace="bo", k=1, now=start + timedelta(days=6))
+            assert hit[0].text == text

@@ -4,9 +4,14 @@ and recall names all of them as its sources."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
 
 from memvault import MemVault
+from memvault.embed import HashingEmbedder
 from memvault.kg.model import Episode
 
 START = datetime(2025, 3, 3, 19, tzinfo=UTC)
@@ -31,3 +36,62 @@ def test_the_survivor_of_a_chain_of_merges_speaks_for_every_turn(vault: MemVault
     assert set(live[0].metadata["merged_from"]) == others
     hit = vault.recall("salsa class", namespace="ana", k=1, now=START + timedelta(days=20))[0]
     assert set(hit.source_episode_ids) == {e.id for e in episodes}
+
+
+@pytest.fixture
+def eager(tmp_path: Path) -> Iterator[MemVault]:
+    """A vault whose dream merges at cosine 0.5: with the lexical hashing embedder, these
+    near-identical sentences are merge candidates (MiniLM puts them at 0.97: test_minilm.py)."""
+    with MemVault.open(
+        tmp_path / "eager.db",
+        embedder=HashingEmbedder(),
+        dream={"consolidate": {"duplicate_cosine": 0.5}},
+    ) as v:
+        yield v
+
+
+def test_near_identical_turns_that_differ_in_a_number_or_name_are_never_merged(
+    eager: MemVault,
+) -> None:
+    """Four days of the same sentence with another ticket number, two with another person, two
+    with and without a negation: near-identical wording, different claims. After a dream every
+    one is still live and found first by what tells it apart; the report lists the refusals."""
+    vault = eager
+    said = [
+        "Today I closed ticket PAY-12 for the invoicing team.",
+        "Today I closed ticket PAY-57 for the invoicing team.",
+        "Today I closed ticket PAY-101 for the invoicing team.",
+        "Today I closed ticket PAY-230 for the invoicing team.",
+        "Lunch with Priya at the canteen, as every Friday.",
+        "Lunch with Tomasz at the canteen, as every Friday.",
+        "I did not renew the gym membership this month.",
+        "I did renew the gym membership this month.",
+    ]
+    for day, text in enumerate(said):
+        vault.write_many(
+            [{"content": text, "speaker": "Ana", "session_id": f"s{day}",
+              "occurred_at": START + timedelta(days=day)}],
+            namespace="ana",
+        )  # fmt: skip
+    result = vault.dream(namespace="ana", apply=True, force=True, now=START + timedelta(days=9))
+    consolidate = result.report["stages"]["consolidate"]
+    assert consolidate["episodes_merged"] == 0 and consolidate["merges_refused"] >= 4
+    differ = {t for x in consolidate["merges_refused_examples"] for t in x["differ"]}
+    assert {"pay-12", "pay-101", "priya", "tomasz", "¬"} <= differ
+    live = [r for r in vault.store.iter_records("ana") if isinstance(r, Episode)]
+    assert sorted(e.content for e in live if e.expired_at is None) == sorted(said)
+    for text, key in [(said[2], "PAY-101"), (said[5], "Tomasz"), (said[6], "did not renew")]:
+        hit = vault.recall(key, namespace="ana", k=1, now=START + timedelta(days=10))[0]
+        assert hit.text == text
+
+
+def test_the_same_words_again_still_merge(eager: MemVault) -> None:
+    vault = eager
+    for day in (0, 3):
+        vault.write_many(
+            [{"content": "Closed ticket PAY-12 for the invoicing team.", "speaker": "Ana",
+              "session_id": f"s{day}", "occurred_at": START + timedelta(days=day)}],
+            namespace="ana",
+        )  # fmt: skip
+    result = vault.dream(namespace="ana", apply=True, force=True, now=START + timedelta(days=4))
+    assert result.report["stages"]["consolidate"]["episodes_merged"] == 1
