@@ -90,8 +90,14 @@ def api_fuzz(examples: int, tmp: Path) -> dict[str, Any]:
         )
     vault.close()
     statuses: Counter[int] = Counter()
-    for har in report.glob("*.har"):
-        for entry in json.loads(har.read_text())["log"]["entries"]:
+    for har in report.rglob("*"):  # the HAR report: every request and its response
+        if not har.is_file():
+            continue
+        try:
+            entries = json.loads(har.read_text())["log"]["entries"]
+        except (ValueError, KeyError, TypeError):
+            continue
+        for entry in entries:
             statuses[int(entry["response"]["status"])] += 1
     cases = re.search(r"(\d+) generated, (\d+) passed", done.stdout)
     return {

@@ -281,14 +281,18 @@ class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods):
         query = FactQuery(
             subject_ids=subject_ids,
             predicate=normalize_predicate(predicate) if predicate else None,
-            include_expired=include_history,
+            # an as-of read answers what was believed then: facts retired since count
+            include_expired=include_history or as_of is not None,
             limit=100_000,
         )
         found = self.store.list_facts(ns, query)
-        if not include_history:
-            at = ensure_utc(as_of, "as_of") if as_of else self.now()
-            found = [f for f in found if f.is_valid_at(at)]
-        return found[:limit]
+        if include_history:
+            return found[:limit]
+        if as_of is not None:
+            at = ensure_utc(as_of, "as_of")
+            return [f for f in found if f.believed_at(at)][:limit]
+        now = self.now()
+        return [f for f in found if f.is_valid_at(now)][:limit]
 
     def contested(
         self, *, namespace: str | None = None, as_of: datetime | None = None

@@ -65,9 +65,6 @@ class ConsolidateSettings(BaseModel):
         description="Changes applied per transaction (each with its journal entry); a killed "
         "apply resumes, or undoes, from the last committed chunk.",
     )
-    retired_retention_days: float = Field(
-        default=30.0, ge=0, description="Retired (merged) records are deleted after this."
-    )
 
 
 class MaintenanceSettings(BaseModel):

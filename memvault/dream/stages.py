@@ -209,7 +209,7 @@ def tiers_stage(run: Run, p: Parts) -> None:
 
 
 def prune_stage(run: Run, p: Parts) -> None:
-    run.stages["prune"] = prune(run.ws, p.settings.dream.consolidate)
+    run.stages["prune"] = prune(run.ws)
 
 
 Stage = tuple[str, Callable[[Run, Parts], None]]

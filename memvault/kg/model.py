@@ -193,6 +193,17 @@ class Fact(Record):
             return False
         return self.invalid_at is None or at < self.invalid_at
 
+    def believed_at(self, at: datetime) -> bool:
+        """Held in the world at ``at`` as the vault believed it then: a fact the vault retired
+        later (culled as stale, merged) still answers an as-of read for a time before its
+        retirement. Only a contradiction (``invalid_at``), a forget or a correction ends what
+        is answered for earlier times."""
+        if self.expired_at is not None and self.expired_at <= at:
+            return False
+        if self.valid_at > at:
+            return False
+        return self.invalid_at is None or at < self.invalid_at
+
     def vector_text(self) -> str:
         """The text the vector index sees: the statement without its subject's name when it
         opens with it ("Bruno's partner is Eli" → "partner is Eli"), as episodes leave out

@@ -18,18 +18,30 @@ from typing import Any
 
 from memvault.changes.workspace import Workspace
 from memvault.config import HygieneSettings, RecallSettings
-from memvault.kg.model import MemoryType, Tier
+from memvault.kg.model import Fact, MemoryType, Tier
 from memvault.lifecycle.stickiness import last_touched
 from memvault.recall.scoring import age_days, stretch_of
 
 
+def about_the_person(ws: Workspace, f: Fact) -> bool:
+    """A fact drawn from a user-type or permanent memory: the janitor's permanent class."""
+    sources = (ws.episodes.get(i) for i in f.source_episode_ids)
+    return any(e is not None and (e.permanent or e.type == MemoryType.USER) for e in sources)
+
+
 def cull_facts(ws: Workspace, s: HygieneSettings, recall: RecallSettings) -> list[str]:
+    """Retire (``expired_at``: a change of belief now, never ``invalid_at``) facts whose
+    confidence decayed below the floor; as-of reads for earlier times still answer them
+    (:meth:`Fact.believed_at`). Facts drawn from the person's own (user-type or permanent)
+    memories are never culled: the janitor marks those memories stale instead."""
     if s.cull_floor <= 0 or not s.confidence_decay:
         return []
     culled = []
     for f in sorted(ws.live_facts(), key=lambda f: f.id):
         half_life = recall.fact_half_life_days * stretch_of(f, ws.now, recall)
         effective = f.effective_confidence(ws.now, half_life)
+        if effective < s.cull_floor and about_the_person(ws, f):
+            continue  # the person's own facts are never aged out (their episodes go stale)
         if effective < s.cull_floor:
             ws.update(
                 f,

@@ -171,14 +171,16 @@ def test_conflicts_supersede_by_valid_time_and_duplicates_group() -> None:
     assert rule_verdict(same_time[0]).confidence < 0.8  # the timeline cannot settle it
 
 
-def test_prune_removes_orphans_and_long_retired_records() -> None:
-    retired = fact("Paris", expired_at=NOW - timedelta(days=40))
+def test_prune_removes_orphans_and_never_a_retired_record() -> None:
+    """Retired records are history (as-of reads, facts --history): however long ago they
+    were retired, the prune leaves them; it takes only entities nothing refers to."""
+    retired = fact("Paris", expired_at=NOW - timedelta(days=4000))
     recent = fact("Rome", expired_at=NOW - timedelta(days=3))
     lonely = Entity(namespace=NS, name="Nobody", created_at=NOW, last_seen_at=NOW)
     maya = Entity(id="maya", namespace=NS, name="Maya", created_at=NOW, last_seen_at=NOW)
     ws = workspace(retired, recent, lonely, maya)
-    assert prune(ws, ConsolidateSettings()) == {"retired": 1, "orphan_entities": 1}
-    assert {c.target_id for c in ws.changes()} == {retired.id, lonely.id}
+    assert prune(ws) == {"orphan_entities": 1}
+    assert {c.target_id for c in ws.changes()} == {lonely.id}
 
 
 def test_routing_sends_unsure_high_impact_and_crowded_ops_to_review() -> None:

@@ -1,0 +1,56 @@
+"""Ageing is a change of belief, not evidence that a fact stopped being true: a fact the
+janitor culls leaves the current view at the dream's time, while as-of reads for any earlier
+time still answer it and the history lists it; facts about the person are never aged out."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from memvault import FixedClock, MemVault
+from memvault.embed import HashingEmbedder
+
+SAID = datetime(2024, 2, 5, 10, tzinfo=UTC)
+LATER = datetime(2026, 7, 1, tzinfo=UTC)
+
+
+def quiet_sessions(vault: MemVault, kind: str) -> None:
+    vault.write_many(
+        [{"content": "I work at Brightline Foods.", "speaker": "Jonas", "type": kind,
+          "session_id": "s0", "occurred_at": SAID}]
+        + [{"content": f"Weather chat number {n}, nothing new.", "speaker": "Jonas",
+            "session_id": f"s{n}", "occurred_at": SAID + timedelta(days=n)} for n in range(1, 7)],
+    )  # fmt: skip
+
+
+def employers(facts: list) -> list[str]:  # type: ignore[type-arg]
+    return [f.object for f in facts if f.predicate == "works_at"]
+
+
+def test_a_culled_fact_still_answers_as_of_reads_before_the_cull(tmp_path: Path) -> None:
+    clock = FixedClock(SAID)
+    with MemVault.open(tmp_path / "v.db", embedder=HashingEmbedder(), clock=clock) as vault:
+        quiet_sessions(vault, "episodic")
+        assert employers(vault.facts(subject="Jonas")) == ["Brightline Foods"]
+        clock.set(LATER)
+        result = vault.dream(apply=True, force=True)
+        assert result.report["stages"]["janitor"]["culled"], "the fact decayed below the floor"
+        assert employers(vault.facts(subject="Jonas")) == []  # not believed any more, now
+        as_of = datetime(2024, 3, 1, tzinfo=UTC)
+        assert employers(vault.facts(subject="Jonas", as_of=as_of)) == ["Brightline Foods"]
+        history = vault.facts(subject="Jonas", include_history=True)
+        assert employers(history) == ["Brightline Foods"]
+        assert history[0].invalid_at is None, "ageing never ends validity in the world"
+        clock.set(LATER + timedelta(days=90))  # long past any retention: nothing is deleted
+        vault.dream(apply=True, force=True)
+        assert employers(vault.facts(subject="Jonas", include_history=True)) == employers(history)
+        assert employers(vault.facts(subject="Jonas", as_of=as_of)) == ["Brightline Foods"]
+
+
+def test_facts_about_the_person_are_never_aged_out(tmp_path: Path) -> None:
+    clock = FixedClock(SAID)
+    with MemVault.open(tmp_path / "v.db", embedder=HashingEmbedder(), clock=clock) as vault:
+        quiet_sessions(vault, "user")
+        clock.set(LATER)
+        vault.dream(apply=True, force=True)
+        assert employers(vault.facts(subject="Jonas")) == ["Brightline Foods"]
