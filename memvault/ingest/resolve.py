@@ -90,11 +90,15 @@ class Facts:
             existing.source_session_ids, candidate.source_session_ids
         )
         existing.confidence = max(existing.confidence, candidate.confidence)
+        # a restatement keeps the earliest time it is known true from and the latest
+        # confirmation: one dated earlier ("since 2020") never moves the confirmation back
+        confirmed = max(
+            t for t in (existing.last_reinforced_at, existing.valid_at, candidate.valid_at) if t
+        )
+        existing.valid_at = min(existing.valid_at, candidate.valid_at)
         if existing.id not in self.created:
             existing.reinforced_count += 1
-            existing.last_reinforced_at = max(
-                candidate.valid_at, existing.last_reinforced_at or candidate.valid_at
-            )
+            existing.last_reinforced_at = confirmed
             self.reinforced[existing.id] = existing
         return existing
 

@@ -54,3 +54,19 @@ def test_facts_about_the_person_are_never_aged_out(tmp_path: Path) -> None:
         clock.set(LATER)
         vault.dream(apply=True, force=True)
         assert employers(vault.facts(subject="Jonas")) == ["Brightline Foods"]
+
+
+def test_a_restatement_keeps_the_earliest_start_and_the_latest_confirmation(
+    tmp_path: Path,
+) -> None:
+    clock = FixedClock(SAID)
+    with MemVault.open(tmp_path / "v.db", embedder=HashingEmbedder(), clock=clock) as vault:
+        vault.add_fact("Jonas", "plays", "cello", valid_at=datetime(2023, 9, 1, tzinfo=UTC))
+        clock.set(SAID + timedelta(days=30))
+        vault.add_fact("Jonas", "plays", "cello", valid_at=datetime(2019, 1, 1, tzinfo=UTC))
+        (fact,) = vault.facts(subject="Jonas", include_history=True)
+        assert fact.valid_at == datetime(2019, 1, 1, tzinfo=UTC)  # known true since then
+        assert fact.reinforced_count == 1
+        assert fact.last_reinforced_at is not None
+        assert fact.last_reinforced_at >= datetime(2023, 9, 1, tzinfo=UTC)  # never moved back
+        assert vault.facts(subject="Jonas", as_of=datetime(2020, 6, 1, tzinfo=UTC))
