@@ -290,7 +290,11 @@ class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods):
             return found[:limit]
         if as_of is not None:
             at = ensure_utc(as_of, "as_of")
-            return [f for f in found if f.believed_at(at)][:limit]
+            believed: dict[tuple[str, str, str], Fact] = {}
+            for f in sorted(found, key=lambda f: (f.expired_at is not None, f.valid_at, f.id)):
+                if f.believed_at(at):  # exact duplicates a dream merged since: listed once
+                    believed.setdefault(f.key(), f)
+            return list(believed.values())[:limit]
         now = self.now()
         return [f for f in found if f.is_valid_at(now)][:limit]
 

@@ -70,3 +70,25 @@ def test_a_restatement_keeps_the_earliest_start_and_the_latest_confirmation(
         assert fact.last_reinforced_at is not None
         assert fact.last_reinforced_at >= datetime(2023, 9, 1, tzinfo=UTC)  # never moved back
         assert vault.facts(subject="Jonas", as_of=datetime(2020, 6, 1, tzinfo=UTC))
+
+
+def test_an_as_of_read_lists_a_fact_a_dream_merged_once(tmp_path: Path) -> None:
+    """Two identical facts (as two imports leave them) merged by a dream: an as-of read for a
+    time before the merge answers what was believed then, once."""
+    from memvault.kg.model import Fact
+    from memvault.kg.store import Batch
+
+    clock = FixedClock(SAID)
+    with MemVault.open(tmp_path / "v.db", embedder=HashingEmbedder(), clock=clock) as vault:
+        (first,) = vault.add_facts(
+            [{"subject": "Jonas", "predicate": "plays", "object": "cello", "valid_at": SAID}]
+        )
+        twin = Fact.model_validate({**first.model_dump(), "id": "twin" + first.id[4:]})
+        vault.store.apply(Batch(namespace="default", facts=[twin]))
+        assert len(vault.facts(subject="Jonas")) == 2
+        clock.set(SAID + timedelta(days=10))
+        result = vault.dream(apply=True, force=True)
+        assert result.report["stages"]["consolidate"]["duplicate_facts_merged"] == 1
+        assert len(vault.facts(subject="Jonas")) == 1
+        as_of = SAID + timedelta(days=5)
+        assert [f.object for f in vault.facts(subject="Jonas", as_of=as_of)] == ["cello"]

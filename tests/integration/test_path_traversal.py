@@ -117,13 +117,19 @@ def test_import_lists_an_index_line_that_points_out(target: str, tmp_path: Path)
     assert any(p.where == "MEMORY.md:2" and "cannot point" in p.message for p in err.value.problems)
 
 
-def test_import_does_not_read_a_symlink_leading_out(tmp_path: Path) -> None:
+def linked_out(tmp_path: Path) -> Path:
+    """A memory directory whose only file is a link to a memory file outside it."""
     secret = tmp_path / "secret.md"
     secret.write_text(memory_file("secret"))
     d = tmp_path / "mem"
     d.mkdir()
     (d / "link.md").symlink_to(secret)
     (d / "MEMORY.md").write_text("- [Link](link.md)\n")
+    return d
+
+
+def test_import_does_not_read_a_symlink_leading_out(tmp_path: Path) -> None:
+    d = linked_out(tmp_path)
     with open_vault(tmp_path / "v.db") as vault:
         with pytest.raises(InvalidBatchError) as err:
             vault.import_memory_dir(d)
@@ -132,12 +138,7 @@ def test_import_does_not_read_a_symlink_leading_out(tmp_path: Path) -> None:
 
 
 def test_the_dream_sync_reports_a_link_out_and_proposes_nothing_from_it(tmp_path: Path) -> None:
-    secret = tmp_path / "secret.md"
-    secret.write_text(memory_file("secret"))
-    d = tmp_path / "mem"
-    d.mkdir()
-    (d / "link.md").symlink_to(secret)
-    (d / "MEMORY.md").write_text("- [Link](link.md)\n")
+    d = linked_out(tmp_path)
     with MemVault.open(
         tmp_path / "v.db",
         embedder=HashingEmbedder(),
