@@ -18,6 +18,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal
 
 from memvault.background import Background
 from memvault.bootstrap import Container, bootstrap, load_settings
+from memvault.capabilities.sdk import ForgetMethods
 from memvault.clock import ensure_utc
 from memvault.errors import InvalidInputError, NotFoundError, UnusableStoreError
 from memvault.feedback import Feedback as FeedbackService
@@ -42,7 +43,7 @@ _NAMESPACE = re.compile(NAMESPACE_PATTERN)
 log = logging.getLogger(__name__)
 
 
-class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods):
+class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods, ForgetMethods):
     def __init__(self, container: Container):
         self.c = container
         self._dreamer: Dreamer | None = None

@@ -255,6 +255,9 @@ class Applier:
         to_embed: list[tuple[VectorKind, str, str]] = []
         for c in changes:
             now = current.get((c.kind, c.target_id))
+            if any((r or {}).get("forgotten") for r in (c.before, c.after)):
+                skipped.append({"kind": c.kind, "id": c.target_id, "why": "forgotten"})
+                continue
             if now == c.after:
                 continue  # already applied (a resumed chunk)
             if now != c.before:
@@ -331,7 +334,8 @@ class Applier:
                 hint="dream.undo_days sets how long a run stays undoable",
             )
         journal = self.store.get_docs(namespace, JOURNAL, self.journal_ids(namespace, doc))
-        entries = [e for j in journal for e in j.body["entries"]]
+        # a forgotten record's entry is a tombstone: undo never brings it back
+        entries = [e for j in journal for e in j.body["entries"] if not e.get("forgotten")]
         current = self._current(namespace, [(e["kind"], e["id"]) for e in entries])
         moved = [e["id"] for e in entries if current.get((e["kind"], e["id"])) != e["after"]]
         if moved and not force:

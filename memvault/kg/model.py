@@ -68,7 +68,7 @@ class Replacement(BaseModel):
     attribute: str = Field(min_length=1, description="What changed: residence, employer, ...")
     before: str = ""
     after: str = ""
-    by: Literal["rules", "model"] = "rules"
+    by: Literal["rules", "model", "user"] = "rules"  # user: a correction
 
 
 class Episode(Record):

@@ -319,6 +319,16 @@ class Store(ABC):
         """Documents of a kind, newest first, optionally only those with ``status``."""
 
     @abstractmethod
+    def iter_docs(self, namespace: str) -> Iterator[Doc]:
+        """Every document of a namespace, of every kind (a forget scrubs them all)."""
+
+    def purge_residue(self) -> dict[str, Any]:
+        """After an erase: leave none of the deleted text in the storage itself (index
+        segments, write-ahead log, freed pages). What was done, per step; a store that keeps
+        no such residue, or cannot reach it, says so."""
+        return {}
+
+    @abstractmethod
     def close(self) -> None: ...
 
     def __enter__(self) -> Store:

@@ -352,6 +352,15 @@ def test_dropped_docs_are_gone_and_only_those(store: Store) -> None:
     assert store.watermark(NS) == mark  # retention is quiet: nothing the dream must read
 
 
+def test_iter_docs_yields_every_kind_of_one_namespace(store: Store) -> None:
+    docs = [Doc(kind=k, id=f"d{i}", body={"n": i}) for i in range(2) for k in ("log", "diary")]
+    store.apply(Batch(namespace=NS, docs=docs))
+    store.apply(Batch(namespace="bob", docs=[Doc(kind="log", id="x", body={})]))
+    got = sorted((d.kind, d.id, d.body["n"]) for d in store.iter_docs(NS))
+    assert got == [("diary", "d0", 0), ("diary", "d1", 1), ("log", "d0", 0), ("log", "d1", 1)]
+    assert store.purge_residue() is not None  # a store without residue says so: {}
+
+
 def test_mentions_of_and_sessions_active_since(store: Store) -> None:
     a, b = episode("Ana met Bo"), episode("Bo left", session="s2")
     ana, bo = entity("Ana"), entity("Bo")

@@ -139,6 +139,15 @@ class Inventory:
         found = {r[0]: Doc.from_row(kind, r) for r in rows}
         return [found[i] for i in ids if i in found]
 
+    def iter_docs(self, namespace: str) -> Iterator[Doc]:
+        rows = self.d.read(
+            "MATCH (d:Doc) WHERE d.ns = $ns RETURN d.kind, d.id, d.status, d.created_at, d.body"
+            " ORDER BY d.kind, d.id",
+            {"ns": namespace},
+        )
+        for kind, *row in rows:
+            yield Doc.from_row(kind, row)
+
     def list_docs(
         self, namespace: str, kind: str, *, status: str | None = None, limit: int = 100
     ) -> list[Doc]:

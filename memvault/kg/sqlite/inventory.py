@@ -192,6 +192,14 @@ class Inventory:
                 out[row[0]] = Doc.from_row(kind, row)
         return [out[i] for i in ids if i in out]
 
+    def iter_docs(self, namespace: str) -> Iterator[Doc]:
+        for kind, *row in self._read(
+            "SELECT kind, id, status, created_at, body FROM docs WHERE namespace = ?"
+            " ORDER BY kind, id",
+            (namespace,),
+        ):
+            yield Doc.from_row(kind, row)
+
     def list_docs(
         self, namespace: str, kind: str, *, status: str | None = None, limit: int = 100
     ) -> list[Doc]:

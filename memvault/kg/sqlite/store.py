@@ -82,6 +82,9 @@ class SQLiteStore(Inventory, Store):
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute(f"PRAGMA synchronous = {synchronous}")
         conn.execute("PRAGMA busy_timeout = 30000")
+        # a deleted row's bytes are overwritten, not left in free space: an erased memory's
+        # text is not in the file afterwards (the keyword index and the log: purge_residue)
+        conn.execute("PRAGMA secure_delete = ON")
         migrate(conn, self.path)
         return conn
 
@@ -350,6 +353,18 @@ class SQLiteStore(Inventory, Store):
             )
             out.update({r[0]: np.frombuffer(r[1], dtype=np.float32).copy() for r in rows})
         return out
+
+    def purge_residue(self) -> dict[str, Any]:
+        """The keyword indexes merged into fresh segments (FTS5 keeps a deleted row's terms
+        in old segments until a merge), then the write-ahead log checkpointed and truncated
+        (it holds earlier versions of changed pages). With ``secure_delete`` the pages these
+        free are zeroed."""
+        self._writable()
+        with self._lock:
+            for table in ("episodes_fts", "facts_fts"):
+                self._conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+            busy, _, _ = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        return {"keyword_indexes": "merged", "log": "truncated" if not busy else "busy"}
 
     def close(self) -> None:
         with self._lock:
