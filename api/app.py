@@ -21,7 +21,7 @@ from api.auth import KeyStore
 from api.deps import admin
 from api.metrics import Metrics, MetricsMiddleware, json_logging
 from api.routers import admin as admin_routes
-from api.routers import dream, memory, persona
+from api.routers import dream, forget, memory, persona
 from api.schemas import ErrorResponse
 from api.security import require_strong_secrets, throttle_for
 from memvault.coord.redis import CoordinationUnavailable
@@ -130,6 +130,7 @@ def create_app(vault: MemVault, jobs: JobQueue) -> FastAPI:
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     for router in (
         memory.router,
+        forget.router,
         dream.router,
         persona.router,
         admin_routes.router,

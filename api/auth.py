@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from memvault.capabilities.registry import Scope
 from memvault.errors import InvalidInputError, NotFoundError
 from memvault.kg.model import NAMESPACE_PATTERN
 from memvault.kg.store import Batch, Doc, Store
@@ -31,9 +32,16 @@ class Principal:
     name: str
     namespaces: frozenset[str]
     admin: bool
+    scope: Scope = "write"  # read: recall and lists only (an agent that must not change memory)
 
     def may(self, namespace: str) -> bool:
         return self.admin or namespace in self.namespaces
+
+    def allows(self, needed: Scope) -> bool:
+        """Whether this key may run an operation of scope ``needed`` (the registry's)."""
+        if needed == "admin":
+            return self.admin
+        return self.admin or needed == "read" or self.scope == "write"
 
 
 class KeyStore:
@@ -60,10 +68,22 @@ class KeyStore:
         body = found[0].body
         if not hmac.compare_digest(body["digest"], self._digest(key)):
             return None
-        return Principal(found[0].id, body["name"], frozenset(body["namespaces"]), body["admin"])
+        return Principal(
+            found[0].id,
+            body["name"],
+            frozenset(body["namespaces"]),
+            body["admin"],
+            body.get("scope", "write"),  # keys made before scopes could write
+        )
 
     def create(
-        self, name: str, namespaces: list[str], *, admin: bool, now: datetime
+        self,
+        name: str,
+        namespaces: list[str],
+        *,
+        admin: bool,
+        now: datetime,
+        scope: Scope = "write",
     ) -> tuple[str, dict[str, Any]]:
         """A new key: returns (the key, shown once; its public record)."""
         for ns in namespaces:
@@ -83,6 +103,7 @@ class KeyStore:
             "name": name,
             "namespaces": sorted(set(namespaces)),
             "admin": admin,
+            "scope": "write" if admin else scope,
             "digest": self._digest(key),
             "created_at": now.isoformat(),
         }
@@ -116,6 +137,7 @@ def public(key_id: str, status: str | None, body: dict[str, Any]) -> dict[str, A
         "name": body["name"],
         "namespaces": body["namespaces"],
         "admin": body["admin"],
+        "scope": body.get("scope", "write"),
         "status": status,
         "created_at": body["created_at"],
     }

@@ -11,6 +11,7 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from api.auth import Principal
 from api.schemas import Page
 from api.security import Denied, admit
+from memvault.capabilities.registry import scope_of
 from memvault.jobs import JobQueue
 from memvault.kg.model import NAMESPACE_PATTERN
 from memvault.vault import MemVault
@@ -52,6 +53,7 @@ def admin(p: Annotated[Principal, Depends(principal)]) -> Principal:
 
 
 def namespace(
+    request: Request,
     p: Annotated[Principal, Depends(principal)],
     ns: Annotated[
         str,
@@ -65,6 +67,10 @@ def namespace(
     if not p.may(ns):
         # the same answer whether or not it exists: a key learns nothing of others
         raise HTTPException(404, f"no namespace {ns!r} for this key")
+    route = request.scope.get("route")
+    needed = scope_of(request.method, getattr(route, "path", request.url.path))
+    if not p.allows(needed):
+        raise HTTPException(403, f"this key may only read: {request.method} needs a write key")
     return ns
 
 

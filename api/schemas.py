@@ -149,6 +149,9 @@ class KeyIn(Strict):
     name: str = Field(min_length=1, max_length=128)
     namespaces: list[str] = Field(default_factory=list, max_length=1000)
     admin: bool = False
+    scope: Literal["read", "write"] = Field(
+        default="write", description="read: recall and lists only; write: everything else too."
+    )
 
 
 class Page(BaseModel):
@@ -156,3 +159,12 @@ class Page(BaseModel):
     limit: int
     offset: int
     next_offset: int | None = Field(description="Pass as offset for the next page; None: last.")
+
+
+class ForgetSubjectIn(Strict):
+    subject: str = Field(min_length=1, max_length=256, description="The person's name.")
+    dry_run: bool = Field(default=True, description="True (the default): list what would go.")
+
+
+class CorrectIn(Strict):
+    text: str = Field(min_length=1, max_length=200_000, description="The corrected memory.")

@@ -28,6 +28,7 @@ from memvault.vault import MemVault
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncClient",
     "Client",
     "Clock",
     "ConfigError",
@@ -60,9 +61,10 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """``memvault.Client`` (the REST API's client) loads httpx only when asked for."""
-    if name == "Client":
-        from memvault.client import Client
+    """``memvault.Client`` and ``memvault.AsyncClient`` (the REST API's clients) load httpx
+    only when asked for."""
+    if name in ("Client", "AsyncClient"):
+        from memvault import client
 
-        return Client
+        return getattr(client, name)
     raise AttributeError(f"module 'memvault' has no attribute {name!r}")

@@ -1,10 +1,16 @@
-"""A Python client for memvault's REST API (server mode): the same method names and return
-models as :class:`memvault.MemVault` for what the API offers, and the same errors.
+"""Python clients for memvault's REST API (server mode), blocking and async: the same method
+names and return models as :class:`memvault.MemVault` for what the API offers, and the same
+errors. Each operation is written once in :mod:`memvault.client_ops`; the two clients only
+run it.
 
     from memvault import Client
     with Client("http://127.0.0.1:8080", api_key="mvk_...", namespace="maya") as mv:
         mv.write("I moved to Lisbon last week.", speaker="Maya")
         hits = mv.recall("where does Maya live?")
+
+    from memvault import AsyncClient
+    async with AsyncClient("http://127.0.0.1:8080", api_key="mvk_...", namespace="maya") as mv:
+        hits = await mv.recall("where does Maya live?")
 
 Errors come back as the SDK raises them (``InvalidInputError`` with its field,
 ``NotFoundError``, ``ConflictError``, ...), with the server's message. A 503 (the coordination
@@ -15,13 +21,15 @@ connection too, for reads; nothing else is retried. An API key is scoped to name
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import httpx
 
+from memvault import client_ops as ops
+from memvault.client_ops import Base, Call, Op
 from memvault.errors import (
     ConfigError,
     ConflictError,
@@ -32,9 +40,6 @@ from memvault.errors import (
     NotFoundError,
     Problem,
 )
-from memvault.ingest.pipeline import WriteResult
-from memvault.kg.model import Episode, Fact
-from memvault.recall.results import Explanation, Hit, Recall
 
 
 class AuthError(MemvaultError):
@@ -73,11 +78,62 @@ def _error(response: httpx.Response) -> MemvaultError:
     return exc
 
 
-def _ts(value: datetime | None) -> str | None:
-    return value.isoformat() if value else None
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-class Client:
+def _wait(response: httpx.Response | None, call: Call, attempt: int, retries: int) -> bool:
+    """Whether to try ``call`` again: a 503 (a restart, the coordination store down) or, for a
+    read, a lost connection (``response`` None), while attempts remain."""
+    if attempt >= retries:
+        return False
+    return response.status_code == 503 if response is not None else call.method == "GET"
+
+
+def _answer(response: httpx.Response) -> Any:
+    if response.status_code >= 400:
+        raise _error(response)
+    return response.json() if response.content else None
+
+
+def _params(call: Call) -> dict[str, Any]:
+    return {k: v for k, v in (call.params or {}).items() if v is not None}
+
+
+def blocking(op: Callable[Concatenate[Base, P], Op[R]]) -> Callable[Concatenate[Client, P], R]:
+    def run(self: Client, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        gen = op(self, *args, **kwargs)
+        try:
+            call = next(gen)
+            while True:
+                call = gen.send(self._send(call))
+        except StopIteration as done:
+            return done.value
+
+    run.__name__, run.__doc__ = op.__name__, op.__doc__
+    return run
+
+
+def awaiting(
+    op: Callable[Concatenate[Base, P], Op[R]],
+) -> Callable[Concatenate[AsyncClient, P], Awaitable[R]]:
+    async def run(self: AsyncClient, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        gen = op(self, *args, **kwargs)
+        try:
+            call = next(gen)
+            while True:
+                call = gen.send(await self._send(call))
+        except StopIteration as done:
+            return done.value
+
+    run.__name__, run.__doc__ = op.__name__, op.__doc__
+    return run
+
+
+class Client(Base):
+    """The blocking client. A 503 is retried with exponential backoff (``retries`` times);
+    a lost connection too, for reads; nothing else is retried."""
+
     def __init__(
         self,
         base_url: str,
@@ -107,258 +163,128 @@ class Client:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- plumbing -------------------------------------------------------------------------------
-    def _ns(self, namespace: str | None) -> str:
-        ns = namespace or self.namespace
-        if not ns:
-            raise InvalidInputError("is missing", field="namespace", hint="Client(namespace=...)")
-        return ns
-
-    def _call(
-        self,
-        method: str,
-        path: str,
-        *,
-        json: Any = None,
-        params: Mapping[str, Any] | None = None,
-    ) -> Any:
-        clean = {k: v for k, v in (params or {}).items() if v is not None}
+    def _send(self, call: Call) -> Any:
         for attempt in range(self.retries + 1):
             try:
-                response = self._http.request(method, path, json=json, params=clean)
+                response = self._http.request(
+                    call.method, call.path, json=call.json, params=_params(call)
+                )
             except httpx.TransportError:
-                if method != "GET" or attempt == self.retries:
+                if not _wait(None, call, attempt, self.retries):
                     raise
                 time.sleep(self.backoff_s * 2**attempt)
                 continue
-            if response.status_code == 503 and attempt < self.retries:
+            if _wait(response, call, attempt, self.retries):
                 time.sleep(self.backoff_s * 2**attempt)
                 continue
-            if response.status_code >= 400:
-                raise _error(response)
-            return response.json() if response.content else None
+            return _answer(response)
         raise AssertionError("unreachable")
 
-    def _ns_path(self, namespace: str | None, tail: str) -> str:
-        return f"/v1/ns/{self._ns(namespace)}{tail}"
+    write = blocking(ops.write)
+    write_many = blocking(ops.write_many)
+    add_facts = blocking(ops.add_facts)
+    add_fact = blocking(ops.add_fact)
+    recall = blocking(ops.recall)
+    verdict = blocking(ops.verdict)
+    gaps = blocking(ops.gaps)
+    get_episode = blocking(ops.get_episode)
+    episodes = blocking(ops.episodes)
+    facts = blocking(ops.facts)
+    stats = blocking(ops.stats)
+    judge = blocking(ops.judge)
+    record_access = blocking(ops.record_access)
+    reinforce = blocking(ops.reinforce)
+    forget = blocking(ops.forget)
+    forget_subject = blocking(ops.forget_subject)
+    correct = blocking(ops.correct)
+    dream = blocking(ops.dream)
+    dream_job = blocking(ops.dream_job)
+    dream_runs = blocking(ops.dream_runs)
+    undo_dream = blocking(ops.undo_dream)
+    review_items = blocking(ops.review_items)
+    approve = blocking(ops.approve)
+    reject = blocking(ops.reject)
+    inbox = blocking(ops.inbox)
+    primer = blocking(ops.primer)
+    attitudes = blocking(ops.attitudes)
+    skills = blocking(ops.skills)
 
-    def _pages(self, path: str, params: Mapping[str, Any], limit: int) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        offset: int | None = 0
-        while offset is not None and len(out) < limit:
-            page = self._call(
-                "GET",
-                path,
-                params={**params, "limit": min(limit - len(out), 500), "offset": offset},
-            )
-            out += page["items"]
-            offset = page["next_offset"]
-        return out
 
-    # -- writing ----------------------------------------------------------------------------------
-    def write(self, content: str, *, namespace: str | None = None, **fields: Any) -> Episode:
-        result = self.write_many([{"content": content, **fields}], namespace=namespace)
-        return self.get_episode(result.episode_ids[0], namespace=namespace)
+class AsyncClient(Base):
+    """The async client: the same operations, awaited (``async with``); the same retries,
+    waiting with ``asyncio.sleep``."""
 
-    def write_many(
-        self, items: Sequence[Mapping[str, Any]], *, namespace: str | None = None
-    ) -> WriteResult:
-        body = {"items": [_jsonable(i) for i in items]}
-        data = self._call("POST", self._ns_path(namespace, "/episodes"), json=body)
-        known = set(WriteResult.__dataclass_fields__)
-        return WriteResult(**{k: v for k, v in data.items() if k in known})
-
-    def add_facts(
-        self, items: Sequence[Mapping[str, Any]], *, namespace: str | None = None
-    ) -> list[Fact]:
-        body = {"items": [_jsonable(i) for i in items]}
-        done = self._call("POST", self._ns_path(namespace, "/facts"), json=body)
-        wanted = set(done["fact_ids"])
-        found = self.facts(namespace=namespace, include_history=True, limit=100_000)
-        return [f for f in found if f.id in wanted]
-
-    def add_fact(self, subject: str, predicate: str, obj: str, **fields: Any) -> Fact:
-        namespace = fields.pop("namespace", None)
-        item = {"subject": subject, "predicate": predicate, "object": obj, **fields}
-        return self.add_facts([item], namespace=namespace)[0]
-
-    # -- reading ----------------------------------------------------------------------------------
-    def recall(
+    def __init__(
         self,
-        query: str,
+        base_url: str,
+        api_key: str,
         *,
         namespace: str | None = None,
-        k: int | None = None,
-        as_of: datetime | None = None,
-        persona: bool = False,
-        session_id: str | None = None,
-    ) -> Recall:
-        body = {"query": query, "explain": True, "persona": persona, "as_of": _ts(as_of)}
-        if k is not None:
-            body["k"] = k
-        if session_id is not None:
-            body["session_id"] = session_id
-        out = self._call("POST", self._ns_path(namespace, "/recall"), json=body)
-        result = Recall(
-            Hit(
-                kind=h["kind"],
-                id=h["id"],
-                text=h["text"],
-                score=h["score"],
-                source_episode_ids=h["source_episode_ids"],
-                tier=h.get("tier"),
-                digest=h.get("digest"),
-                explanation=Explanation.model_validate(h["explanation"]),
-            )
-            for h in out["hits"]
-        )
-        result.recall_id, result.hint = out.get("recall_id"), out.get("hint")
-        result.prefetched = bool(out.get("prefetched"))
-        return result
-
-    def verdict(
-        self,
-        recall_id: str,
-        verdict: str,
-        *,
-        hit_id: str | None = None,
-        namespace: str | None = None,
-    ) -> dict[str, Any]:
-        body = {"recall_id": recall_id, "verdict": verdict, "hit_id": hit_id}
-        result: dict[str, Any] = self._call(
-            "POST", self._ns_path(namespace, "/verdicts"), json=body
-        )
-        return result
-
-    def gaps(self, *, namespace: str | None = None) -> list[dict[str, Any]]:
-        result: list[dict[str, Any]] = self._call("GET", self._ns_path(namespace, "/gaps"))
-        return result
-
-    def get_episode(self, episode_id: str, *, namespace: str | None = None) -> Episode:
-        return Episode.model_validate(
-            self._call("GET", self._ns_path(namespace, f"/episodes/{episode_id}"))
+        timeout: float = 30.0,
+        retries: int = 3,
+        backoff_s: float = 0.5,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ):
+        self.namespace = namespace
+        self.retries, self.backoff_s = retries, backoff_s
+        self._http = httpx.AsyncClient(
+            base_url=base_url.rstrip("/"),
+            headers={"Authorization": f"Bearer {api_key}"},
+            timeout=timeout,
+            transport=transport,
         )
 
-    def episodes(
-        self, *, namespace: str | None = None, session_id: str | None = None, limit: int = 100
-    ) -> list[Episode]:
-        rows = self._pages(self._ns_path(namespace, "/episodes"), {"session_id": session_id}, limit)
-        return [Episode.model_validate(r) for r in rows]
+    async def aclose(self) -> None:
+        await self._http.aclose()
 
-    def facts(
-        self,
-        *,
-        namespace: str | None = None,
-        subject: str | None = None,
-        predicate: str | None = None,
-        as_of: datetime | None = None,
-        include_history: bool = False,
-        limit: int = 1000,
-    ) -> list[Fact]:
-        params = {
-            "subject": subject,
-            "predicate": predicate,
-            "as_of": _ts(as_of),
-            "include_history": include_history or None,
-        }
-        rows = self._pages(self._ns_path(namespace, "/facts"), params, limit)
-        return [Fact.model_validate(r) for r in rows]
+    async def __aenter__(self) -> AsyncClient:
+        return self
 
-    def stats(self, *, namespace: str | None = None) -> dict[str, Any]:
-        result: dict[str, Any] = self._call("GET", self._ns_path(namespace, "/stats"))
-        return result
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
-    # -- feedback ---------------------------------------------------------------------------------
-    def judge(self, ids: Iterable[str], signal: str, *, namespace: str | None = None) -> list[str]:
-        wanted = list(dict.fromkeys(ids))
-        self._call(
-            "POST", self._ns_path(namespace, "/feedback"), json={"ids": wanted, "signal": signal}
-        )
-        return wanted  # every id exists, or the server refused them all (404)
+    async def _send(self, call: Call) -> Any:
+        for attempt in range(self.retries + 1):
+            try:
+                response = await self._http.request(
+                    call.method, call.path, json=call.json, params=_params(call)
+                )
+            except httpx.TransportError:
+                if not _wait(None, call, attempt, self.retries):
+                    raise
+                await asyncio.sleep(self.backoff_s * 2**attempt)
+                continue
+            if _wait(response, call, attempt, self.retries):
+                await asyncio.sleep(self.backoff_s * 2**attempt)
+                continue
+            return _answer(response)
+        raise AssertionError("unreachable")
 
-    def record_access(self, ids: Iterable[str], *, namespace: str | None = None) -> int:
-        return len(self.judge(ids, "access", namespace=namespace))
-
-    def reinforce(self, ids: Iterable[str], *, namespace: str | None = None) -> int:
-        return len(self.judge(ids, "reinforce", namespace=namespace))
-
-    # -- the background ---------------------------------------------------------------------------
-    def dream(
-        self, *, namespace: str | None = None, apply: bool = False, force: bool = False
-    ) -> dict[str, Any]:
-        """A dry run's plan at once; ``apply`` queues a job (poll :meth:`dream_job`)."""
-        result: dict[str, Any] = self._call(
-            "POST", self._ns_path(namespace, "/dream"), json={"apply": apply, "force": force}
-        )
-        return result
-
-    def dream_job(self, job_id: str, *, namespace: str | None = None) -> dict[str, Any]:
-        result: dict[str, Any] = self._call(
-            "GET", self._ns_path(namespace, f"/dream/jobs/{job_id}")
-        )
-        return result
-
-    def dream_runs(self, *, namespace: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
-        return self._pages(self._ns_path(namespace, "/dream/runs"), {}, limit)
-
-    def undo_dream(self, run_id: str, *, namespace: str | None = None, force: bool = False) -> int:
-        out = self._call(
-            "POST", self._ns_path(namespace, f"/dream/runs/{run_id}/undo"), json={"force": force}
-        )
-        return int(out["restored"])
-
-    def review_items(
-        self, *, namespace: str | None = None, status: str = "pending", limit: int = 100
-    ) -> list[dict[str, Any]]:
-        return self._pages(self._ns_path(namespace, "/review"), {"status": status}, limit)
-
-    def approve(self, review_id: str, *, namespace: str | None = None) -> int:
-        out = self._call("POST", self._ns_path(namespace, f"/review/{review_id}/approve"))
-        return int(out.get("applied", 0))
-
-    def reject(self, review_id: str, *, namespace: str | None = None, note: str = "") -> None:
-        self._call(
-            "POST", self._ns_path(namespace, f"/review/{review_id}/reject"), json={"note": note}
-        )
-
-    def inbox(
-        self, *, namespace: str | None = None, status: str = "unseen", limit: int = 100
-    ) -> list[dict[str, Any]]:
-        return self._pages(self._ns_path(namespace, "/inbox"), {"status": status}, limit)
-
-    def primer(
-        self, *, namespace: str | None = None, budget_tokens: int | None = None
-    ) -> dict[str, Any]:
-        result: dict[str, Any] = self._call(
-            "GET", self._ns_path(namespace, "/primer"), params={"budget": budget_tokens}
-        )
-        return result
-
-    def attitudes(
-        self,
-        *,
-        namespace: str | None = None,
-        category: str | None = None,
-        as_of: datetime | None = None,
-        history: bool = False,
-    ) -> list[dict[str, Any]]:
-        params = {"category": category, "as_of": _ts(as_of), "history": history or None}
-        result: list[dict[str, Any]] = self._call(
-            "GET", self._ns_path(namespace, "/persona/attitudes"), params=params
-        )
-        return result
-
-    def skills(self, *, namespace: str | None = None) -> list[dict[str, Any]]:
-        result: list[dict[str, Any]] = self._call(
-            "GET", self._ns_path(namespace, "/persona/skills")
-        )
-        return result
-
-
-def _jsonable(item: Mapping[str, Any] | Any) -> dict[str, Any]:
-    data = (
-        item.model_dump(mode="json", exclude_none=True)
-        if hasattr(item, "model_dump")
-        else dict(item)
-    )
-    return {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in data.items()}
+    write = awaiting(ops.write)
+    write_many = awaiting(ops.write_many)
+    add_facts = awaiting(ops.add_facts)
+    add_fact = awaiting(ops.add_fact)
+    recall = awaiting(ops.recall)
+    verdict = awaiting(ops.verdict)
+    gaps = awaiting(ops.gaps)
+    get_episode = awaiting(ops.get_episode)
+    episodes = awaiting(ops.episodes)
+    facts = awaiting(ops.facts)
+    stats = awaiting(ops.stats)
+    judge = awaiting(ops.judge)
+    record_access = awaiting(ops.record_access)
+    reinforce = awaiting(ops.reinforce)
+    forget = awaiting(ops.forget)
+    forget_subject = awaiting(ops.forget_subject)
+    correct = awaiting(ops.correct)
+    dream = awaiting(ops.dream)
+    dream_job = awaiting(ops.dream_job)
+    dream_runs = awaiting(ops.dream_runs)
+    undo_dream = awaiting(ops.undo_dream)
+    review_items = awaiting(ops.review_items)
+    approve = awaiting(ops.approve)
+    reject = awaiting(ops.reject)
+    inbox = awaiting(ops.inbox)
+    primer = awaiting(ops.primer)
+    attitudes = awaiting(ops.attitudes)
+    skills = awaiting(ops.skills)

@@ -29,7 +29,7 @@ def create_key(body: KeyIn, _: Admin, vault: Vault, request: Request) -> dict[st
     """A new key for some namespaces (or an admin key). The key is shown once, in ``key``;
     only its HMAC is stored."""
     key, record = _keys(request).create(
-        body.name, body.namespaces, admin=body.admin, now=vault.now()
+        body.name, body.namespaces, admin=body.admin, now=vault.now(), scope=body.scope
     )
     return {"key": key, **record}
 

@@ -1,0 +1,154 @@
+"""Every operation a vault offers, listed once: its name on the SDK facade, the scope a key
+needs, and where each surface offers it (REST route, MCP tool, CLI command, the clients).
+
+What reads it:
+
+- the REST API's key check (``api.deps.namespace``): a route's scope is looked up here by
+  method and path, and a route missing here needs a write key (fail closed);
+- the MCP server's key gate: a ``tools/call`` of a write tool with a read key is refused;
+- ``tests/integration/test_surfaces.py``: every REST route, MCP tool, CLI command and
+  client method exists as listed here and nothing unlisted exists; the operations the
+  clients offer give the same answers through SDK, REST + Client and AsyncClient.
+
+``client`` says whether :class:`memvault.Client` and :class:`memvault.AsyncClient` offer it;
+``local`` says why an operation has no remote form (it reads or writes files on the
+machine that runs it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Scope = Literal["read", "write", "admin"]
+NS = "/v1/ns/{namespace}"
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str  # the SDK facade's method
+    scope: Scope
+    rest: tuple[str, str] | None = None  # (method, path)
+    mcp: str | None = None  # tool name
+    cli: str | None = None  # top-level command that runs it
+    client: bool = False  # Client and AsyncClient offer it under ``name``
+    local: str | None = None  # why no remote surface offers it
+
+    @property
+    def summary(self) -> str:
+        return self.name.replace("_", " ")
+
+
+def _op(
+    name: str,
+    scope: Scope,
+    rest: str | None = None,
+    *,
+    mcp: str | None = None,
+    cli: str | None = None,
+    client: bool = False,
+    local: str | None = None,
+) -> Operation:
+    route = None
+    if rest:
+        method, path = rest.split(" ", 1)
+        route = (method, path if path.startswith("/v1/") else NS + path)
+    return Operation(name, scope, route, mcp, cli, client, local)
+
+
+_FILES = "reads or writes files on the machine that runs it"
+OPERATIONS: tuple[Operation, ...] = (
+    # remember
+    _op("write", "write", mcp="write", cli="write", client=True),
+    _op("write_many", "write", "POST /episodes", client=True),
+    _op("write_session", "write", "POST /sessions/{session_id}/episodes"),
+    _op("add_facts", "write", "POST /facts", client=True),
+    _op("add_fact", "write", mcp="add_fact", client=True),
+    _op("ingest", "write", cli="ingest", local=_FILES),
+    # recall and read
+    _op("recall", "read", "POST /recall", mcp="recall", cli="recall", client=True),
+    _op("episodes", "read", "GET /episodes", client=True),
+    _op("get_episode", "read", "GET /episodes/{episode_id}", client=True),
+    _op("facts", "read", "GET /facts", mcp="facts", cli="facts", client=True),
+    _op("stats", "read", "GET /stats", cli="stats", client=True),
+    _op("profile", "read", "GET /profile", cli="profile"),
+    _op("diary", "read", "GET /diary", cli="diary"),
+    _op("gaps", "read", "GET /gaps", cli="gaps", client=True),
+    _op("primer", "read", "GET /primer", mcp="primer", cli="primer", client=True),
+    _op("graph", "read", cli="graph", local="draws to a terminal or a file"),
+    _op("namespaces", "read", "GET /v1/namespaces"),
+    # feedback
+    _op("verdict", "write", "POST /verdicts", mcp="verdict", cli="verdict", client=True),
+    _op("judge", "write", "POST /feedback", mcp="feedback", cli="feedback", client=True),
+    _op("reinforce", "write", cli="reinforce", client=True),
+    _op("record_access", "write", client=True),
+    # forget (issue 30.8)
+    _op(
+        "forget", "write", "DELETE /episodes/{episode_id}", mcp="forget", cli="forget", client=True
+    ),
+    _op("forget_subject", "write", "POST /forget", client=True),
+    _op(
+        "correct",
+        "write",
+        "POST /episodes/{episode_id}/correct",
+        mcp="correct",
+        cli="correct",
+        client=True,
+    ),
+    # the background
+    _op("dream", "write", "POST /dream", cli="dream", client=True),
+    _op("dream_job", "read", "GET /dream/jobs/{job_id}", client=True),
+    _op("dream_runs", "read", "GET /dream/runs", client=True),
+    _op("dream_report", "read", "GET /dream/runs/{run_id}"),
+    _op("undo_dream", "write", "POST /dream/runs/{run_id}/undo", client=True),
+    _op("lint", "write", "POST /lint", cli="lint"),
+    _op("fold", "write", "POST /fold", cli="fold"),
+    _op("tiers", "write", "POST /tiers", cli="tiers"),
+    _op("janitor", "write", "POST /janitor", cli="janitor"),
+    _op("prefetch", "write", cli="prefetch"),
+    _op("reembed", "write", cli="reembed", local="re-embeds with this machine's model"),
+    # review and inbox
+    _op("review_items", "read", "GET /review", mcp="review_list", cli="review", client=True),
+    _op("approve", "write", "POST /review/{item_id}/approve", mcp="review_decide", client=True),
+    _op("reject", "write", "POST /review/{item_id}/reject", client=True),
+    _op("inbox", "read", "GET /inbox", mcp="inbox", cli="inbox", client=True),
+    _op("mark_seen", "write", "POST /inbox/seen"),
+    _op("mark_dismissed", "write", "POST /inbox/dismiss"),
+    # persona
+    _op("attitudes", "read", "GET /persona/attitudes", mcp="attitudes", cli="persona", client=True),
+    _op("upsert_attitude", "write", "POST /persona/attitudes"),
+    _op("skills", "read", "GET /persona/skills", client=True),
+    _op("record_skill_use", "write", "POST /persona/skills/uses"),
+    # interop
+    _op("export", "read", cli="export", local=_FILES),
+    _op("import_", "write", cli="import", local=_FILES),
+    _op("plans", "write", cli="plans", local=_FILES),
+    _op("eval", "read", cli="eval", local=_FILES),
+    # keys and the server (admin)
+    _op("list_keys", "admin", "GET /v1/keys"),
+    _op("create_key", "admin", "POST /v1/keys"),
+    _op("revoke_key", "admin", "DELETE /v1/keys/{key_id}"),
+    _op("metrics", "admin", "GET /metrics"),
+)
+# commands that run no operation of a vault's: they set up, serve or show
+CLI_ONLY = frozenset({"init", "demo", "serve", "mcp"})
+# routes outside the registry: health and the API's own description, open to anyone
+OPEN_ROUTES = frozenset(
+    {
+        ("GET", "/healthz"),
+        ("GET", "/openapi.json"),
+        ("GET", "/docs"),
+        ("GET", "/docs/oauth2-redirect"),
+        ("GET", "/redoc"),
+    }
+)
+
+BY_ROUTE = {op.rest: op for op in OPERATIONS if op.rest}
+BY_TOOL = {op.mcp: op for op in OPERATIONS if op.mcp}
+WRITE_TOOLS = frozenset(t for t, op in BY_TOOL.items() if op.scope != "read")
+
+
+def scope_of(method: str, path: str) -> Scope:
+    """The scope a REST route needs; one missing from the registry needs a write key."""
+    op = BY_ROUTE.get((method.upper(), path))
+    return op.scope if op else "write"
