@@ -89,7 +89,7 @@ def _page(
         q = quote(ns, safe="")
         nav += "".join(
             f' <a href="/console/ns/{q}/{part}">{part}</a>'
-            for part in ("review", "inbox", "runs", "graph", "persona")
+            for part in ("memories", "review", "inbox", "runs", "graph", "persona")
         )
     note = ""
     if flash:

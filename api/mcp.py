@@ -7,9 +7,11 @@ another namespace 403, a client that keeps failing 429 (the REST API's throttle)
 loopback unless told otherwise and, like ``serve``, refuses a default, short or predictable
 server secret (or admin key, when one is set) on any address.
 
-Tools: recall, write, add_fact, feedback, facts, inbox, review_list, review_decide, primer,
-attitudes. Resources: ``memvault://primer``, ``memvault://stats``. A memvault error comes
-back as a tool error with the message the CLI prints; nothing else is caught.
+Tools: recall, write, add_fact, feedback, verdict, facts, inbox, review_list, review_decide,
+forget, correct, primer, attitudes (:mod:`memvault.capabilities.registry` lists each with its
+scope: a read-only key may call only the read tools). Resources: ``memvault://primer``,
+``memvault://stats``. A memvault error comes back as a tool error with the message the CLI
+prints; nothing else is caught.
 """
 
 from __future__ import annotations
@@ -24,16 +26,19 @@ from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.auth import KeyStore
 from api.security import AuthThrottle, Denied, admit, require_strong_secrets, throttle_for
+from memvault.capabilities.registry import BY_TOOL
 from memvault.client import Client
 from memvault.errors import MemvaultError
 from memvault.interop.jsonl import parse_session_time
 from memvault.vault import MemVault
 
 F = TypeVar("F", bound=Callable[..., Any])
+# a read-only key may call these; any other tool (one missing from the registry too) writes
+READ_TOOLS = frozenset(name for name, op in BY_TOOL.items() if op.scope == "read")
 INSTRUCTIONS = (
     "Long-term memory for this user or agent. recall before answering about the past (it ranks "
     "what is current above what was replaced); write what happened; add_fact for a standing "
@@ -192,6 +197,23 @@ def build(
 
     @server.tool()
     @_errors
+    def forget(episode_id: str, dry_run: bool = False) -> dict[str, Any]:
+        """Erase a memory and what is derived only from it, for good (the user asked to
+        forget it). dry_run: list what would go, change nothing."""
+        plan = vault.forget(episode_id, namespace=ns, dry_run=dry_run)
+        keys = ("applied", "episode_ids", "fact_ids", "facts_kept", "entity_ids")
+        return {k: getattr(plan, k) for k in keys}
+
+    @server.tool()
+    @_errors
+    def correct(episode_id: str, text: str) -> dict[str, Any]:
+        """Replace a memory that is wrong with its corrected text; the old one is kept in
+        the history, marked as corrected, and no longer recalled."""
+        done = vault.correct(episode_id, text, namespace=ns)
+        return {"old_id": done.old_id, "new_id": done.new_id, "facts_retired": done.facts_retired}
+
+    @server.tool()
+    @_errors
     def primer(budget_tokens: int | None = None) -> dict[str, Any]:
         """The session-start block: digests, how the person likes things done, what waits."""
         block = vault.primer(namespace=ns, budget_tokens=budget_tokens)
@@ -254,10 +276,65 @@ class KeyGate:
                 },
                 status_code=403,
             )
+        elif not principal.allows("write"):
+            body, replay = await _buffer(receive)
+            refused = _write_tools(body)
+            if not refused:
+                await self.app(scope, replay, send)
+                return
+            reply = JSONResponse(
+                {
+                    "error": {
+                        "type": "Forbidden",
+                        "message": f"this key may only read: {refused[0]} needs a write key",
+                    }
+                },
+                status_code=403,
+            )
         else:
             await self.app(scope, receive, send)
             return
         await reply(scope, receive, send)
+
+
+async def _buffer(receive: Receive) -> tuple[bytes, Receive]:
+    """The request's body, and a ``receive`` that hands it on unchanged."""
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body"):
+            break
+    body, sent = b"".join(chunks), False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return body, replay
+
+
+def _write_tools(body: bytes) -> list[str]:
+    """The write tools a JSON-RPC message (or batch) calls; a body that is not JSON-RPC is
+    left to the MCP server to refuse."""
+    try:
+        data = json.loads(body or b"null")
+    except ValueError:
+        return []
+    calls = data if isinstance(data, list) else [data]
+    return [
+        str(c["params"].get("name"))
+        for c in calls
+        if isinstance(c, dict)
+        and c.get("method") == "tools/call"
+        and isinstance(c.get("params"), dict)
+        and c["params"].get("name") not in READ_TOOLS
+    ]
 
 
 def http_app(vault: MemVault, namespace: str, *, host: str, port: int) -> ASGIApp:

@@ -323,6 +323,7 @@ from memvault.cli import (  # noqa: E402
     dream_cmd,
     eval_cmd,
     fold_cmd,
+    forget_cmd,
     graph_cmd,
     lifecycle_cmd,
     lint_cmd,
@@ -346,6 +347,8 @@ app.add_typer(graph_cmd.graph_app, name="graph")
 app.add_typer(graph_cmd.inbox_app, name="inbox")
 app.add_typer(persona_cmd.persona_app, name="persona")
 app.command("lint")(lint_cmd.lint)
+app.command("forget")(forget_cmd.forget)
+app.command("correct")(forget_cmd.correct)
 
 
 def main() -> None:

@@ -103,6 +103,25 @@ def test_an_operator_approves_an_item_and_undoes_a_run(console: dict[str, Any], 
     assert "attitudes" in page.content()
 
 
+def test_an_operator_finds_a_memory_and_forgets_it(console: dict[str, Any], page: Page) -> None:
+    url, vault = console["url"], console["vault"]
+    target = next(e for e in vault.episodes(namespace="maya", limit=1000) if "Lisbon" in e.content)
+    login(page, url, ADMIN)
+    page.goto(f"{url}/console/ns/maya/memories")
+    page.fill("input[name=q]", "lisbon")
+    page.click("text=search")
+    rows = page.locator("tr", has_text=target.content[:40])
+    assert rows.count() == 1
+    page.once("dialog", lambda dialog: dialog.dismiss())  # the confirm(), declined
+    rows.first.locator("button:has-text('forget')").click()
+    assert vault.get_episode(target.id, namespace="maya")  # nothing happened
+    page.once("dialog", lambda dialog: dialog.accept())
+    rows.first.locator("button:has-text('forget')").click()
+    assert "forgotten" in page.locator("#flash").inner_text()
+    assert target.id not in {e.id for e in vault.episodes(namespace="maya", limit=1000)}
+    assert target.content[:40] not in page.content()
+
+
 def test_a_namespace_key_cannot_open_the_console(console: dict[str, Any], page: Page) -> None:
     login(page, console["url"], console["ns_key"])
     assert "cannot open the console" in page.content()
