@@ -33,6 +33,7 @@ class Operation:
     cli: str | None = None  # top-level command that runs it
     client: bool = False  # Client and AsyncClient offer it under ``name``
     local: str | None = None  # why no remote surface offers it
+    sdk: bool = True  # the SDK facade has a method ``name`` (False: the server's, or the CLI's)
 
     @property
     def summary(self) -> str:
@@ -48,12 +49,13 @@ def _op(
     cli: str | None = None,
     client: bool = False,
     local: str | None = None,
+    sdk: bool = True,
 ) -> Operation:
     route = None
     if rest:
         method, path = rest.split(" ", 1)
-        route = (method, path if path.startswith("/v1/") else NS + path)
-    return Operation(name, scope, route, mcp, cli, client, local)
+        route = (method, path if path.startswith(("/v1/", "/metrics")) else NS + path)
+    return Operation(name, scope, route, mcp, cli, client, local, sdk)
 
 
 _FILES = "reads or writes files on the machine that runs it"
@@ -61,10 +63,10 @@ OPERATIONS: tuple[Operation, ...] = (
     # remember
     _op("write", "write", mcp="write", cli="write", client=True),
     _op("write_many", "write", "POST /episodes", client=True),
-    _op("write_session", "write", "POST /sessions/{session_id}/episodes"),
+    _op("write_session", "write", "POST /sessions/{session_id}/episodes", sdk=False),
     _op("add_facts", "write", "POST /facts", client=True),
     _op("add_fact", "write", mcp="add_fact", client=True),
-    _op("ingest", "write", cli="ingest", local=_FILES),
+    _op("ingest", "write", cli="ingest", local=_FILES, sdk=False),
     # recall and read
     _op("recall", "read", "POST /recall", mcp="recall", cli="recall", client=True),
     _op("episodes", "read", "GET /episodes", client=True),
@@ -97,7 +99,7 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     # the background
     _op("dream", "write", "POST /dream", cli="dream", client=True),
-    _op("dream_job", "read", "GET /dream/jobs/{job_id}", client=True),
+    _op("dream_job", "read", "GET /dream/jobs/{job_id}", client=True, sdk=False),
     _op("dream_runs", "read", "GET /dream/runs", client=True),
     _op("dream_report", "read", "GET /dream/runs/{run_id}"),
     _op("undo_dream", "write", "POST /dream/runs/{run_id}/undo", client=True),
@@ -112,8 +114,8 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("approve", "write", "POST /review/{item_id}/approve", mcp="review_decide", client=True),
     _op("reject", "write", "POST /review/{item_id}/reject", client=True),
     _op("inbox", "read", "GET /inbox", mcp="inbox", cli="inbox", client=True),
-    _op("mark_seen", "write", "POST /inbox/seen"),
-    _op("mark_dismissed", "write", "POST /inbox/dismiss"),
+    _op("mark_seen", "write", "POST /inbox/seen", sdk=False),
+    _op("mark_dismissed", "write", "POST /inbox/dismiss", sdk=False),
     # persona
     _op("attitudes", "read", "GET /persona/attitudes", mcp="attitudes", cli="persona", client=True),
     _op("upsert_attitude", "write", "POST /persona/attitudes"),
@@ -122,13 +124,13 @@ OPERATIONS: tuple[Operation, ...] = (
     # interop
     _op("export", "read", cli="export", local=_FILES),
     _op("import_", "write", cli="import", local=_FILES),
-    _op("plans", "write", cli="plans", local=_FILES),
-    _op("eval", "read", cli="eval", local=_FILES),
+    _op("plans", "write", cli="plans", local=_FILES, sdk=False),
+    _op("eval", "read", cli="eval", local=_FILES, sdk=False),
     # keys and the server (admin)
-    _op("list_keys", "admin", "GET /v1/keys"),
-    _op("create_key", "admin", "POST /v1/keys"),
-    _op("revoke_key", "admin", "DELETE /v1/keys/{key_id}"),
-    _op("metrics", "admin", "GET /metrics"),
+    _op("list_keys", "admin", "GET /v1/keys", sdk=False),
+    _op("create_key", "admin", "POST /v1/keys", sdk=False),
+    _op("revoke_key", "admin", "DELETE /v1/keys/{key_id}", sdk=False),
+    _op("metrics", "admin", "GET /metrics", sdk=False),
 )
 # commands that run no operation of a vault's: they set up, serve or show
 CLI_ONLY = frozenset({"init", "demo", "serve", "mcp"})

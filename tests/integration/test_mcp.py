@@ -86,6 +86,7 @@ def http_server(tmp_path: Path) -> Any:
         now = datetime.now(UTC)
         maya, _ = keys.create("maya agent", ["maya"], admin=False, now=now)
         other, _ = keys.create("other agent", ["other"], admin=False, now=now)
+        reader, _ = keys.create("reader", ["maya"], admin=False, now=now, scope="read")
     port = free_port()
     proc = subprocess.Popen(
         [MEMVAULT, "mcp", "-n", "maya", "--http", "--port", str(port)],
@@ -101,7 +102,7 @@ def http_server(tmp_path: Path) -> Any:
             break
         except httpx.TransportError:
             time.sleep(0.2)
-    yield {"url": url, "maya": maya, "other": other}
+    yield {"url": url, "maya": maya, "other": other, "reader": reader}
     proc.terminate()
     proc.wait(timeout=10)
 
@@ -138,6 +139,53 @@ def test_http_needs_a_key_of_the_namespace(http_server: dict[str, str]) -> None:
             assert "Lisbon" in facts.content[0].text
 
     asyncio.run(session())
+
+
+def test_a_read_only_key_recalls_but_cannot_write_or_forget(http_server: dict[str, str]) -> None:
+    url = http_server["url"]
+
+    async def session(key: str) -> dict[str, Any]:
+        auth = {"Authorization": f"Bearer {key}"}
+        async with (
+            httpx.AsyncClient(headers=auth, timeout=30) as client,
+            streamable_http_client(url, http_client=client) as (read, write, _),
+            ClientSession(read, write) as s,
+        ):
+            await s.initialize()
+            wrote = await s.call_tool("write", {"content": "The gate code is 2291."})
+            episode = text(wrote)["episode_id"]
+            hits = await s.call_tool("recall", {"query": "gate code"})
+            return {"episode": episode, "hits": hits.content[0].text}
+
+    found = asyncio.run(session(http_server["maya"]))  # a write key: writes
+    assert found["episode"] in found["hits"]
+    headers = {
+        "Accept": "application/json, text/event-stream",
+        "Authorization": f"Bearer {http_server['reader']}",
+    }
+    for tool, args in (("forget", {"episode_id": found["episode"]}), ("write", {"content": "x"})):
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": tool, "arguments": args}}  # fmt: skip
+        refused = httpx.post(url, json=call, headers=headers)
+        assert refused.status_code == 403 and "may only read" in refused.text, tool
+    batch = [{"jsonrpc": "2.0", "id": 3, "method": "ping"},
+             {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+              "params": {"name": "correct", "arguments": {}}}]  # fmt: skip
+    assert httpx.post(url, json=batch, headers=headers).status_code == 403
+
+    async def reads() -> str:
+        auth = {"Authorization": f"Bearer {http_server['reader']}"}
+        async with (
+            httpx.AsyncClient(headers=auth, timeout=30) as client,
+            streamable_http_client(url, http_client=client) as (read, write, _),
+            ClientSession(read, write) as s,
+        ):
+            await s.initialize()
+            hits = await s.call_tool("recall", {"query": "gate code"})
+            assert not hits.isError
+            return str(hits.content[0].text)
+
+    assert found["episode"] in asyncio.run(reads())  # the memory is still there, readable
 
 
 def test_http_throttles_a_client_that_keeps_guessing(http_server: dict[str, str]) -> None:

@@ -1,0 +1,182 @@
+"""One capability, every surface (issue 29.2): the registry of operations against what each
+surface really offers, key scopes enforced from it, and forget/correct giving the same
+result through the SDK, REST + Client, AsyncClient, MCP and the CLI on one vault."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import typer.main
+
+from api.app import create_app
+from api.mcp import build
+from memvault import AsyncClient, Client, FixedClock, MemVault
+from memvault.capabilities.registry import BY_ROUTE, CLI_ONLY, OPEN_ROUTES, OPERATIONS
+from memvault.cli.main import app as cli_app
+from memvault.embed import HashingEmbedder
+from memvault.jobs import InProcessJobs
+from tests.http import serving
+
+MEMVAULT = str(Path(sys.executable).parent / "memvault")
+SECRET = "surfaces-test-secret-" + "Qw7e" * 8
+ADMIN = "surfaces-test-admin-" + "Rt5y" * 8
+NOW = datetime(2026, 2, 1, tzinfo=UTC)
+SAID = [
+    "I adopted a greyhound called Pixel in March.",
+    "My bank PIN hint is the year my grandmother Odete was born, 1931.",
+    "The climbing gym on Rua do Ouro opens at seven.",
+]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[dict[str, Any]]:
+    vault = MemVault.open(
+        tmp_path / "v.db",
+        embedder=HashingEmbedder(),
+        clock=FixedClock(NOW),
+        secret_key=SECRET,
+        server={"admin_key": ADMIN},
+    )
+    app = create_app(vault, InProcessJobs(vault.c))
+    with serving(app) as url:
+        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {ADMIN}"}) as c:
+            made = {
+                scope: c.post(
+                    "/v1/keys",
+                    json={
+                        "name": scope,
+                        "namespaces": [f"n-{s}" for s in SURFACES],
+                        "scope": scope,
+                    },
+                ).json()["key"]
+                for scope in ("read", "write")
+            }
+        yield {"url": url, "vault": vault, "app": app, "db": tmp_path / "v.db", **made}
+    vault.close()
+
+
+SURFACES = ("sdk", "client", "async", "mcp", "cli")
+
+
+def test_the_registry_lists_exactly_what_each_surface_offers(server: dict[str, Any]) -> None:
+    routes = {
+        (method.upper(), path)
+        for path, ops in server["app"].openapi()["paths"].items()
+        for method in ops
+    }
+    assert routes - set(BY_ROUTE) - OPEN_ROUTES == set(), "routes missing from the registry"
+    assert set(BY_ROUTE) - routes == set(), "registry routes the API does not serve"
+
+    tools = {t.name for t in asyncio.run(build(server["vault"], "default").list_tools())}
+    assert tools == {op.mcp for op in OPERATIONS if op.mcp}
+
+    commands = set(typer.main.get_command(cli_app).commands)  # type: ignore[attr-defined]
+    assert commands == {op.cli for op in OPERATIONS if op.cli} | CLI_ONLY
+
+    offered = {op.name for op in OPERATIONS if op.client}
+    for cls in (Client, AsyncClient):
+        public = {n for n in vars(cls) if not n.startswith("_")} - {"close", "aclose"}
+        assert public == offered, cls.__name__
+    for op in OPERATIONS:
+        assert hasattr(MemVault, op.name) == op.sdk, op.name
+        assert not (op.local and (op.rest or op.mcp or op.client)), op.name
+
+
+def test_a_read_key_runs_reads_and_every_write_route_refuses_it(server: dict[str, Any]) -> None:
+    headers = {"Authorization": f"Bearer {server['read']}"}
+    with httpx.Client(base_url=server["url"], headers=headers) as c:
+        for (method, path), op in BY_ROUTE.items():
+            if not path.startswith("/v1/ns/"):
+                continue
+            url = path.replace("{namespace}", "n-sdk")
+            for name in ("episode_id", "session_id", "job_id", "run_id", "item_id"):
+                url = url.replace("{" + name + "}", "x")
+            got = c.request(method, url, json={} if method == "POST" else None)
+            if op.scope == "write":
+                assert got.status_code == 403 and "may only read" in got.text, (method, path)
+            else:
+                assert got.status_code != 403, (method, path, got.text)
+        assert c.post("/v1/ns/n-sdk/recall", json={"query": "dog"}).status_code == 200
+
+
+def _cli(server: dict[str, Any], *args: str) -> dict[str, Any]:
+    env = {
+        **os.environ,
+        "MEMVAULT_DB_PATH": str(server["db"]),
+        "MEMVAULT_EMBEDDER": "hashing",
+        "HF_HUB_OFFLINE": "1",
+    }
+    out = subprocess.run([MEMVAULT, *args, "--json"], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return dict(json.loads(out.stdout))
+
+
+def _forget(server: dict[str, Any], surface: str, ns: str, episode_id: str) -> dict[str, int]:
+    url, key, vault = server["url"], server["write"], server["vault"]
+    if surface == "sdk":
+        plan = vault.forget(episode_id, namespace=ns).to_dict()
+    elif surface == "client":
+        with Client(url, key, namespace=ns) as c:
+            plan = c.forget(episode_id).to_dict()
+    elif surface == "async":
+
+        async def go() -> dict[str, Any]:
+            async with AsyncClient(url, key, namespace=ns) as c:
+                return (await c.forget(episode_id)).to_dict()
+
+        plan = asyncio.run(go())
+    elif surface == "mcp":
+        result = asyncio.run(build(vault, ns).call_tool("forget", {"episode_id": episode_id}))
+        plan = json.loads(result[0][0].text)
+    else:
+        plan = _cli(server, "forget", episode_id, "-n", ns, "--apply")
+    keys = ("episode_ids", "fact_ids", "facts_kept", "entity_ids")
+    return {k: len(plan[k]) for k in keys} | {"applied": plan["applied"]}
+
+
+def _correct(server: dict[str, Any], surface: str, ns: str, episode_id: str, text: str) -> None:
+    url, key, vault = server["url"], server["write"], server["vault"]
+    if surface == "sdk":
+        vault.correct(episode_id, text, namespace=ns)
+    elif surface == "client":
+        with Client(url, key, namespace=ns) as c:
+            c.correct(episode_id, text)
+    elif surface == "async":
+
+        async def go() -> None:
+            async with AsyncClient(url, key, namespace=ns) as c:
+                await c.correct(episode_id, text)
+
+        asyncio.run(go())
+    elif surface == "mcp":
+        asyncio.run(build(vault, ns).call_tool("correct", {"episode_id": episode_id, "text": text}))
+    else:
+        _cli(server, "correct", episode_id, text, "-n", ns)
+
+
+def test_forget_and_correct_agree_on_every_surface(server: dict[str, Any]) -> None:
+    vault = server["vault"]
+    outcomes: dict[str, Any] = {}
+    for surface in SURFACES:
+        ns = f"n-{surface}"
+        ids = [vault.write(t, speaker="Lea", namespace=ns).id for t in SAID]
+        plan = _forget(server, surface, ns, ids[1])
+        _correct(server, surface, ns, ids[2], "The climbing gym on Rua do Ouro opens at eight.")
+        live = sorted(e.content for e in vault.episodes(namespace=ns) if e.expired_at is None)
+        facts = sorted(f.statement for f in vault.facts(namespace=ns, include_history=True))
+        top = vault.recall("when does the climbing gym open?", namespace=ns)[0].text
+        outcomes[surface] = {"plan": plan, "live": live, "facts": facts, "top": top}
+    assert outcomes["sdk"]["plan"]["applied"] and outcomes["sdk"]["plan"]["episode_ids"] == 1
+    assert "1931" not in json.dumps(outcomes["sdk"]) and "eight" in outcomes["sdk"]["top"]
+    for surface in SURFACES[1:]:
+        assert outcomes[surface] == outcomes["sdk"], surface
