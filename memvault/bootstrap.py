@@ -20,6 +20,7 @@ from memvault.kg.sqlite import SQLiteStore
 from memvault.kg.store import Store
 from memvault.lint.ontology import Ontology, load_ontology
 from memvault.llm import LLM, LiteLLMProvider, OfflineProvider
+from memvault.llm.resilient import Resilient
 from memvault.offline_rules import offline_handlers
 
 log = logging.getLogger(__name__)
@@ -74,9 +75,17 @@ def build_embedder(settings: Settings) -> Embedder:
 
 
 def build_llm(settings: Settings) -> LLM:
+    """The configured model with the offline rules behind it for outages
+    (:mod:`memvault.llm.resilient`), or the offline rules alone."""
+    offline = OfflineProvider(offline_handlers())
     if settings.llm_model:
-        return LiteLLMProvider(settings.llm_model, mock_response=settings.llm_mock_response)
-    return OfflineProvider(offline_handlers())
+        model = LiteLLMProvider(
+            settings.llm_model,
+            mock_response=settings.llm_mock_response,
+            backoff_s=settings.llm_backoff_s,
+        )
+        return Resilient(model, offline)
+    return offline
 
 
 def build_store(settings: Settings) -> Store:
@@ -125,6 +134,11 @@ def bootstrap(settings: Settings | None = None, **overrides: Any) -> Container:
         coord=overrides.pop("coord", None) or build_coordination(settings),
         reasoning_llm=overrides.pop("reasoning_llm", None)
         or (
-            LiteLLMProvider(settings.llm_reasoning_model) if settings.llm_reasoning_model else None
+            Resilient(
+                LiteLLMProvider(settings.llm_reasoning_model, backoff_s=settings.llm_backoff_s),
+                OfflineProvider(offline_handlers()),
+            )
+            if settings.llm_reasoning_model
+            else None
         ),
     )

@@ -79,6 +79,9 @@ def write(
         str | None, typer.Option("--at", help="When it happened (ISO date; default: now).")
     ] = None,
     importance: Annotated[float, typer.Option(help="0..1; how much it matters.")] = 0.5,
+    print_id: Annotated[
+        bool, typer.Option("--id", help="Print only the episode's id (for scripts).")
+    ] = False,
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -123,6 +126,9 @@ def write(
             )
         print_skipped_derivations(result.skipped)
 
+    if print_id and not as_json:
+        print(episode.id)
+        return
     emit(data, as_json, render)
 
 

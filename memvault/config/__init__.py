@@ -411,6 +411,14 @@ class Settings(BaseSettings):
         description="litellm answers every call with this text, without a network call (its "
         "mock_response: for trying a configured model offline, and for tests).",
     )
+    llm_backoff_s: float = Field(
+        default=1.0,
+        ge=0.0,
+        le=60.0,
+        description="First wait before retrying a model call that failed transiently; it "
+        "doubles each attempt (with jitter). After 3 failed calls in a row the offline rules "
+        "answer for 5 minutes.",
+    )
     max_content_chars: int = Field(default=8000, ge=100, le=1_000_000)
     hold_facts_below: float = Field(
         default=0.0,

@@ -2,8 +2,11 @@
 
 litellm is imported on the first call (its import costs seconds and, without
 ``LITELLM_LOCAL_MODEL_COST_MAP=True``, touches the network). Answers must be JSON matching
-the prompt's response model; a malformed answer is retried, then raised as LLMError.
-``mock_response`` makes litellm answer without a network call: that is how tests run it.
+the prompt's response model; a malformed answer is retried at once, a transient failure (a
+timeout, rate limiting, a server error) after an exponential backoff with jitter, a refused
+key or request not at all; then LLMError. ``mock_response`` makes litellm answer without a
+network call (``"litellm.InternalServerError"`` plays an outage): that is how tests run it.
+What a caller does with an LLMError during an outage: :mod:`memvault.llm.resilient`.
 """
 
 from __future__ import annotations
@@ -11,8 +14,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import sys
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -50,6 +56,9 @@ class LiteLLMProvider:
         max_retries: int = 2,
         timeout_s: float = 60.0,
         temperature: float = 0.0,
+        backoff_s: float = 1.0,
+        backoff_max_s: float = 30.0,
+        sleep: Callable[[float], None] = time.sleep,
     ):
         self.model = model
         self.name = f"litellm:{model}"
@@ -57,12 +66,19 @@ class LiteLLMProvider:
         self.max_retries = max_retries
         self.timeout_s = timeout_s
         self.temperature = temperature
+        self.backoff_s, self.backoff_max_s, self._sleep = backoff_s, backoff_max_s, sleep
         self.usage = UsageLedger()
+
+    def _wait(self, attempt: int) -> None:
+        """Exponential backoff with jitter before the next attempt (none after the last)."""
+        if attempt < self.max_retries:
+            delay = min(self.backoff_max_s, self.backoff_s * 2**attempt)
+            self._sleep(delay * (0.5 + random.random() / 2))
 
     def complete(self, prompt: Prompt[T], *, call_site: str) -> T:
         litellm = _litellm()
         last_error = ""
-        for _attempt in range(self.max_retries + 1):
+        for attempt in range(self.max_retries + 1):
             kwargs: dict[str, Any] = {
                 "model": self.model,
                 "messages": prompt.messages,
@@ -78,6 +94,9 @@ class LiteLLMProvider:
             except Exception as exc:  # litellm raises its own tree; translate at the boundary
                 self.usage.record(call_site, failed=True)
                 last_error = f"{type(exc).__name__}: {exc}"
+                if not _transient(exc):
+                    break  # a bad key or request: asking again gives the same answer
+                self._wait(attempt)
                 continue
             usage = getattr(response, "usage", None)
             self.usage.record(
@@ -92,10 +111,16 @@ class LiteLLMProvider:
             except (json.JSONDecodeError, ValidationError) as exc:
                 last_error = f"answer is not a valid {prompt.response_model.__name__}: {exc}"
         raise LLMError(
-            f"{self.model} failed on {prompt.id} after {self.max_retries + 1} attempts: "
-            f"{last_error}",
+            f"{self.model} failed on {prompt.id} after {attempt + 1} attempt(s): {last_error}",
             call_site=call_site,
         )
+
+
+def _transient(exc: Exception) -> bool:
+    """Worth another attempt: a timeout, a lost connection, rate limiting or a server error
+    (no status, 408, 409, 429, 5xx); not a refused key or a request the model cannot take."""
+    status = getattr(exc, "status_code", None)
+    return not isinstance(status, int) or status in (408, 409, 429) or status >= 500
 
 
 def _cost(litellm: Any, response: Any) -> float:

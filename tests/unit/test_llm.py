@@ -1,18 +1,18 @@
 import json
+from typing import Any
 
 import pytest
 
 from memvault.errors import LLMError
 from memvault.llm import LiteLLMProvider, OfflineProvider, Prompt
 from memvault.llm.prompts import Extraction, extract_v1
+from memvault.llm.resilient import Resilient
 from memvault.offline_rules import offline_handlers
 
 
 def test_offline_provider_answers_extraction_by_rule_and_counts_calls() -> None:
     llm = OfflineProvider(offline_handlers())
-    out = llm.complete(
-        extract_v1("I live in Oslo", speaker="Ana", subject_hint="user"), call_site="ingest.extract"
-    )
+    out = llm.complete(_ask("I live in Oslo"), call_site="ingest.extract")
     assert [(f.subject, f.predicate, f.object) for f in out.facts] == [("Ana", "lives_in", "Oslo")]
     assert llm.usage.snapshot()["ingest.extract"]["calls"] == 1
 
@@ -46,9 +46,7 @@ def test_litellm_path_parses_json_and_counts_tokens() -> None:
         ],
     }
     llm = LiteLLMProvider("gpt-4o-mini", mock_response=json.dumps(answer))
-    out = llm.complete(
-        extract_v1("I live in Oslo", speaker="Ana", subject_hint="user"), call_site="ingest.extract"
-    )
+    out = llm.complete(_ask("I live in Oslo"), call_site="ingest.extract")
     assert out.facts[0].object == "Oslo"
     usage = llm.usage.snapshot()["ingest.extract"]
     assert usage["calls"] == 1
@@ -57,7 +55,7 @@ def test_litellm_path_parses_json_and_counts_tokens() -> None:
 
 def test_litellm_garbage_answer_is_retried_then_raised() -> None:
     llm = LiteLLMProvider("gpt-4o-mini", mock_response="this is not json", max_retries=1)
-    with pytest.raises(LLMError, match="after 2 attempts"):
+    with pytest.raises(LLMError, match="after 2 attempt"):
         llm.complete(extract_v1("x", speaker=None, subject_hint="user"), call_site="s")
     assert llm.usage.snapshot()["s"]["calls"] == 2
 
@@ -83,3 +81,59 @@ def test_a_models_unusable_triples_are_dropped_not_fatal() -> None:
         }
     )
     assert [f.predicate for f in answer.facts] == ["lives in"]
+
+
+def _ask(text: str) -> Prompt[Extraction]:
+    return extract_v1(text, speaker="Ana", subject_hint="user")
+
+
+class _Refused(Exception):
+    status_code = 401  # litellm's mock raises it as an error with this status
+
+
+def test_litellm_backs_off_on_an_outage_and_never_retries_a_refused_key() -> None:
+    waits: list[float] = []
+    outage = LiteLLMProvider(
+        "gpt-4o-mini",
+        mock_response="litellm.InternalServerError",
+        max_retries=3,
+        backoff_s=1.0,
+        sleep=waits.append,
+    )
+    with pytest.raises(LLMError, match="4 attempt"):
+        outage.complete(_ask("Maya moved to Lisbon."), call_site="t")
+    assert len(waits) == 3  # between attempts, none after the last
+    assert all(0.5 * 2**n <= w <= 2**n for n, w in enumerate(waits))  # doubling, jittered
+    waits.clear()
+    bad_key: Any = _Refused("bad key")
+    refused = LiteLLMProvider("gpt-4o-mini", mock_response=bad_key, sleep=waits.append)
+    with pytest.raises(LLMError, match="1 attempt"):
+        refused.complete(_ask("Maya moved to Lisbon."), call_site="t")
+    assert waits == []
+
+
+def test_an_outage_is_answered_by_the_rules_labelled_and_the_breaker_stops_asking() -> None:
+    now = [0.0]
+    model = LiteLLMProvider(
+        "gpt-4o-mini", mock_response="litellm.InternalServerError", max_retries=0
+    )
+    rules = OfflineProvider(offline_handlers())
+    llm = Resilient(model, rules, breaker_after=2, cooldown_s=60, clock=lambda: now[0])
+    for _ in range(5):
+        answer = llm.complete(
+            _ask("I moved to Lisbon."),
+            call_site="ingest.extract",
+        )
+        assert "Lisbon" in {e.name for e in answer.entities}  # the rules answered
+    sites = llm.usage.snapshot()
+    assert sites["ingest.extract"]["failures"] == 2  # the model was asked twice, then paused
+    assert sites["ingest.extract:offline-fallback"]["calls"] == 5
+    assert llm.open
+    now[0] = 61.0  # the cooldown is over: the model is asked again
+    llm.complete(
+        _ask("I moved to Porto."),
+        call_site="ingest.extract",
+    )
+    assert llm.usage.snapshot()["ingest.extract"]["failures"] == 3
+    with pytest.raises(LLMError, match="InternalServerError"):  # no rule for it: the error
+        Resilient(model, OfflineProvider({})).complete(_ask("x"), call_site="ingest.extract")
