@@ -140,9 +140,27 @@ def target(e: Episode, now: datetime, s: TierSettings, due_cold: bool = False) -
         frozen = frozen * s.used_grace if frozen is not None else None
     if frozen is not None and idle > frozen:
         return Tier.FROZEN
-    if idle > cold or (due_cold and not used):
+    if idle > cold or (due_cold and not used and settled(e, now, s)):
         return Tier.COLD
     return Tier.WARM if idle > warm else Tier.HOT
+
+
+def settled(e: Episode, now: datetime, s: TierSettings) -> bool:
+    """Whether the episodic TTL may send ``e`` cold: a turn written as it happened, yes; a
+    history written long after it happened (an import) only once it has been in the vault
+    past its type's warm threshold: its time of use starts at its import, so it is not
+    compressed the night it arrives."""
+    if age_days(e.occurred_at, e.created_at) <= 1.0:
+        return True
+    warm = s.after_days.get(e.type, s.after_days[MemoryType.EPISODIC])[0]
+    return age_days(e.created_at, now) > warm
+
+
+def _why(e: Episode, now: datetime, s: TierSettings, to: Tier, due: bool) -> str:
+    """The move's reason as it is: idle days, or the janitor's episodic TTL."""
+    if due and ORDER.index(target(e, now, s)) < ORDER.index(to):
+        return f"past the episodic TTL (hygiene.ttl_turns / ttl_days), unused {_idle(e, now)}"
+    return f"unused {_idle(e, now)}"
 
 
 class Digester:
@@ -223,7 +241,7 @@ def move_tiers(
             ws.update(
                 e,
                 "tiers.move",
-                f"unused {_idle(e, ws.now)}: {e.tier} → {to}"
+                f"{_why(e, ws.now, s, to, e.id in due_cold)}: {e.tier} → {to}"
                 + (", text short enough to keep whole" if new_level else ""),
                 certainty=0.95,
                 tier=to,
@@ -236,7 +254,8 @@ def move_tiers(
         ws.update(
             e,
             f"tiers.{new_level}",
-            f"unused {_idle(e, ws.now)}: {e.tier} → {to}, text {len(e.content)} → "
+            f"{_why(e, ws.now, s, to, e.id in due_cold)}: {e.tier} → {to}, text "
+            f"{len(e.content)} → "
             f"{len(text)} characters (one way)",
             certainty=0.95,
             impact="medium" if e.type == MemoryType.USER else "low",

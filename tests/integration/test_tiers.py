@@ -280,3 +280,29 @@ def test_a_memory_used_once_keeps_its_text_twice_as_long(tmp_path: Path) -> None
     with open_vault(path, T0 + timedelta(days=125)) as vault:
         vault.tiers(apply=True)
         assert SECRET not in vault.get_episode(ids["long"]).content
+
+
+def test_an_imported_history_is_not_compressed_the_night_it_arrives(tmp_path: Path) -> None:
+    """Issue 30.7: a year-old conversation imported today starts its time of use today. The
+    janitor's episodic TTL (here: every turn, by age) sends it cold only once it has been in
+    the vault past the warm threshold, and the reason says which rule moved it."""
+    imported_at = T0 + timedelta(days=400)
+    turns = [
+        {"content": f"Day {i}: we planted {i} rows of leeks in plot {i * 7}.", "session_id": "s1",
+         "occurred_at": T0 + timedelta(hours=i)}
+        for i in range(6)
+    ]  # fmt: skip
+    settings = {"hygiene": {"ttl_turns": 2}}
+    with open_vault(tmp_path / "v.db", imported_at, dream=settings) as vault:
+        vault.write_many(turns)
+        vault.dream(apply=True, force=True)
+        assert {e.tier for e in vault.episodes()} == {Tier.HOT}  # nothing compressed tonight
+        assert all(e.content.startswith("Day") for e in vault.episodes())
+    with open_vault(tmp_path / "v.db", imported_at + timedelta(days=8), dream=settings) as vault:
+        run = vault.dream(apply=True, force=True)
+        cold = [e for e in vault.episodes() if e.tier == Tier.COLD]
+        assert len(cold) == 6  # past ttl_days by when they happened, a week after the import
+        assert run.plan is not None
+        reasons = {r.why for c in run.plan.changes for r in c.reasons}
+        ttl = "past the episodic TTL (hygiene.ttl_turns / ttl_days), unused 8 days: hot → cold"
+        assert all(why.startswith(ttl) for why in reasons), reasons  # the rule that moved it
