@@ -15,6 +15,8 @@ settle review items (which changes need review: :mod:`memvault.changes.routing`)
 from __future__ import annotations
 
 import base64
+import hashlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -29,7 +31,7 @@ from memvault.changes.routing import triage
 from memvault.config import ConsolidateSettings, ReviewSettings
 from memvault.embed import Embedder
 from memvault.errors import ConflictError, InvalidInputError, NotFoundError
-from memvault.kg.model import Episode, Fact, Mention, VectorKind, new_id
+from memvault.kg.model import Episode, Fact, Mention, VectorKind
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
 from memvault.persona.model import LIVE
 
@@ -77,6 +79,33 @@ def rejected_ops(store: Store, namespace: str) -> dict[tuple[str, str, str], str
     return out
 
 
+_VOLATILE = {
+    "id", "created_at", "access_count", "last_accessed", "reinforced_count",
+    "last_reinforced_at", "cooldown_until", "importance", "confidence",
+}  # fmt: skip
+
+
+def change_key(members: Sequence[Change]) -> str:
+    """A review item's id from what its changes do: the same change proposed by a later dream
+    (the same record, op and changed values) gets the same id, so the queue holds it once and
+    a rejection is remembered until the evidence changes. Use counts and scores that move
+    between dreams are left out."""
+    parts = []
+    for c in sorted(members, key=lambda c: (c.kind, c.target_id, c.op)):
+        before, after = c.before or {}, c.after or {}
+        changed = {
+            k: (after.get(k) is not None) if k == "expired_at" else after.get(k)  # when: the run's
+            for k in sorted(set(before) | set(after))
+            if k not in _VOLATILE and before.get(k) != after.get(k)
+        }
+        target = c.target_id if c.before is not None else ""  # a creation's id is new each run
+        parts.append([c.kind, target, c.op, changed])
+    digest = hashlib.blake2b(
+        json.dumps(parts, sort_keys=True, default=str).encode(), digest_size=10
+    )
+    return "rv_" + digest.hexdigest()
+
+
 def review_doc(
     review_id: str,
     run_id: str,
@@ -120,10 +149,22 @@ class Applier:
         thresholds = policy.load(self.store, plan.namespace).thresholds
         rejected = rejected_ops(self.store, plan.namespace)
         auto, queued = triage(plan.changes, self.s, self.review, thresholds, rejected)
-        reviews = [
-            review_doc(new_id(), plan.run_id, why, members, plan.created_at, self.review.due_days)
-            for members, why in queued
-        ]
+        keys = [change_key(members) for members, _ in queued]
+        decided = {d.id: d.status for d in self.store.get_docs(plan.namespace, REVIEW, keys)}
+        reviews, held = [], {"already_queued": 0, "verdict_remembered": 0}
+        for key, (members, why) in zip(keys, queued, strict=True):
+            status = decided.get(key)
+            if status == "pending":  # the same change waits already: one item per change
+                held["already_queued"] += 1
+                continue
+            if status == "rejected":  # a human said no to exactly this: not asked again
+                held["verdict_remembered"] += 1
+                continue
+            rid = key if status is None else f"{key}.{plan.run_id}"  # decided before: anew
+            reviews.append(
+                review_doc(rid, plan.run_id, why, members, plan.created_at, self.review.due_days)
+            )
+        report["review_held"] = held  # the run report says what the queue already held
         run = Doc(
             kind=RUN,
             id=plan.run_id,

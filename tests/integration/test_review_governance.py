@@ -140,6 +140,17 @@ def test_the_write_gate_holds_low_confidence_facts_until_approved(tmp_path: Path
         assert result.facts_held == 0 and result.facts_created == 1
 
 
+def test_the_queue_holds_one_item_per_change_across_dreams(tmp_path: Path) -> None:
+    """Issue 30.5: a change still waiting is not queued again by the next dream."""
+    with _vault(tmp_path / "q.db") as v:
+        v.dream(namespace="maya", apply=True, force=True, now=AT)
+        (item,) = v.review_items(namespace="maya")
+        for day in (1, 2, 3):
+            run = v.dream(namespace="maya", apply=True, force=True, now=AT + timedelta(days=day))
+            assert run.report["review_held"]["already_queued"] == 1
+        assert [i["id"] for i in v.review_items(namespace="maya", status=None)] == [item["id"]]
+
+
 def test_a_change_a_human_rejected_is_never_auto_applied_again(tmp_path: Path) -> None:
     from memvault.changes.plan import Change, Reason
     from memvault.changes.routing import reasons, route
@@ -149,10 +160,11 @@ def test_a_change_a_human_rejected_is_never_auto_applied_again(tmp_path: Path) -
         v.dream(namespace="maya", apply=True, force=True, now=AT)
         (item,) = v.review_items(namespace="maya")
         v.reject(item["id"], namespace="maya", note="two managers, two teams", now=AT)
-        v.dream(namespace="maya", apply=True, force=True, now=AT + timedelta(days=2))
-        (again,) = v.review_items(namespace="maya")
-        codes = [r["code"] for r in again["reasons"]]
-        assert "conflicting_verdicts" in codes and item["id"] in again["reason"]
+        later = v.dream(namespace="maya", apply=True, force=True, now=AT + timedelta(days=2))
+        assert v.review_items(namespace="maya") == []  # the same change: the verdict stands
+        assert later.report["review_held"] == {"already_queued": 0, "verdict_remembered": 1}
+        managers = {f.object for f in v.facts(namespace="maya", predicate="manager")}
+        assert len(managers) == 2  # and it was not applied either
     supersede = Reason(op="consolidate.supersede", why="w", confidence=0.99)
     sure = Change(kind="fact", target_id="f", before={}, after={}, reasons=[supersede])
     rejected = {("fact", "f", "consolidate.supersede"): "rev1"}
