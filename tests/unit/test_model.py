@@ -89,6 +89,8 @@ def test_public_api_all_is_exact() -> None:
         "primer",
         "persona",
         "client",
+        "client_ops",
+        "capabilities",
         "language",
     }
     assert set(memvault.__all__) - {"__version__"} == exported - modules
