@@ -56,8 +56,9 @@ def test_namespace_pattern_is_enforced() -> None:
 
 def test_public_api_all_is_exact() -> None:
     exported = {name for name in dir(memvault) if not name.startswith("_")}
-    exported.add("Client")  # loaded on first use (memvault.__getattr__): httpx only when asked
+    exported |= {"Client", "AsyncClient"}  # loaded on first use (memvault.__getattr__)
     assert memvault.Client.__name__ == "Client"
+    assert memvault.AsyncClient.__name__ == "AsyncClient"
     modules = {
         "bootstrap",
         "clock",
