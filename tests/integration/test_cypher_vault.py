@@ -49,3 +49,27 @@ def test_write_recall_dream_undo_on_falkordb(tmp_path: Path, redis_server: Local
 
 def _records(dump: str) -> list[str]:
     return [line for line in dump.splitlines() if '"header"' not in line]
+
+
+def test_forget_on_falkordb_leaves_no_record_or_document_with_the_text(
+    tmp_path: Path, redis_server: LocalRedis
+) -> None:
+    settings = load_settings(
+        db_path=tmp_path / "coord.db",
+        store="falkordb",
+        graph_url=redis_server.url,
+        graph_name="forget_" + tmp_path.name[-12:].replace("-", "_"),
+    )
+    vault = MemVault.open(
+        settings=settings, embedder=HashingEmbedder(), clock=FixedClock(T + timedelta(days=200))
+    )
+    maya.write(vault, T)
+    run = vault.dream(apply=True, force=True)
+    lunch = next(e for e in vault.episodes() if "harbour" in e.content)
+    vault.forget(lunch.id)
+    vault.undo_dream(run.run_id or "", force=True)
+    held = [r.model_dump_json() for r in vault.store.iter_records("default")]
+    held += [str(d.body) for d in vault.store.iter_docs("default")]
+    assert held and not [h for h in held if "harbour" in h]
+    assert "Ericeira" in vault.recall("where does Maya go surfing?")[0].text  # the rest stays
+    vault.close()
