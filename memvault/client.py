@@ -22,6 +22,7 @@ connection too, for reads; nothing else is retried. An API key is scoped to name
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -130,9 +131,10 @@ def awaiting(
     return run
 
 
-class Client(Base):
-    """The blocking client. A 503 is retried with exponential backoff (``retries`` times);
-    a lost connection too, for reads; nothing else is retried."""
+class _Remote(Base):
+    """What both clients share: the connection settings and the retry policy."""
+
+    _client: Any  # httpx.Client or httpx.AsyncClient
 
     def __init__(
         self,
@@ -143,16 +145,31 @@ class Client(Base):
         timeout: float = 30.0,
         retries: int = 3,
         backoff_s: float = 0.5,
-        transport: httpx.BaseTransport | None = None,
+        transport: Any = None,
     ):
+        """``transport``: an httpx (async) transport, e.g. for tests."""
         self.namespace = namespace
         self.retries, self.backoff_s = retries, backoff_s
-        self._http = httpx.Client(
+        self._http = self._client(
             base_url=base_url.rstrip("/"),
             headers={"Authorization": f"Bearer {api_key}"},
             timeout=timeout,
             transport=transport,
         )
+
+    def _delay(self, call: Call, response: httpx.Response | None, attempt: int) -> float | None:
+        """Seconds to wait before sending ``call`` again, or None: answer (or raise) now."""
+        if not _wait(response, call, attempt, self.retries):
+            return None
+        return self.backoff_s * 2**attempt
+
+
+class Client(_Remote):
+    """The blocking client. A 503 is retried with exponential backoff (``retries`` times);
+    a lost connection too, for reads; nothing else is retried."""
+
+    _client = httpx.Client
+    _http: httpx.Client
 
     def close(self) -> None:
         self._http.close()
@@ -164,21 +181,18 @@ class Client(Base):
         self.close()
 
     def _send(self, call: Call) -> Any:
-        for attempt in range(self.retries + 1):
+        for attempt in itertools.count():
             try:
                 response = self._http.request(
                     call.method, call.path, json=call.json, params=_params(call)
                 )
             except httpx.TransportError:
-                if not _wait(None, call, attempt, self.retries):
+                if (delay := self._delay(call, None, attempt)) is None:
                     raise
-                time.sleep(self.backoff_s * 2**attempt)
-                continue
-            if _wait(response, call, attempt, self.retries):
-                time.sleep(self.backoff_s * 2**attempt)
-                continue
-            return _answer(response)
-        raise AssertionError("unreachable")
+            else:
+                if (delay := self._delay(call, response, attempt)) is None:
+                    return _answer(response)
+            time.sleep(delay)
 
     write = blocking(ops.write)
     write_many = blocking(ops.write_many)
@@ -210,29 +224,12 @@ class Client(Base):
     skills = blocking(ops.skills)
 
 
-class AsyncClient(Base):
+class AsyncClient(_Remote):
     """The async client: the same operations, awaited (``async with``); the same retries,
     waiting with ``asyncio.sleep``."""
 
-    def __init__(
-        self,
-        base_url: str,
-        api_key: str,
-        *,
-        namespace: str | None = None,
-        timeout: float = 30.0,
-        retries: int = 3,
-        backoff_s: float = 0.5,
-        transport: httpx.AsyncBaseTransport | None = None,
-    ):
-        self.namespace = namespace
-        self.retries, self.backoff_s = retries, backoff_s
-        self._http = httpx.AsyncClient(
-            base_url=base_url.rstrip("/"),
-            headers={"Authorization": f"Bearer {api_key}"},
-            timeout=timeout,
-            transport=transport,
-        )
+    _client = httpx.AsyncClient
+    _http: httpx.AsyncClient
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -244,21 +241,18 @@ class AsyncClient(Base):
         await self.aclose()
 
     async def _send(self, call: Call) -> Any:
-        for attempt in range(self.retries + 1):
+        for attempt in itertools.count():
             try:
                 response = await self._http.request(
                     call.method, call.path, json=call.json, params=_params(call)
                 )
             except httpx.TransportError:
-                if not _wait(None, call, attempt, self.retries):
+                if (delay := self._delay(call, None, attempt)) is None:
                     raise
-                await asyncio.sleep(self.backoff_s * 2**attempt)
-                continue
-            if _wait(response, call, attempt, self.retries):
-                await asyncio.sleep(self.backoff_s * 2**attempt)
-                continue
-            return _answer(response)
-        raise AssertionError("unreachable")
+            else:
+                if (delay := self._delay(call, response, attempt)) is None:
+                    return _answer(response)
+            await asyncio.sleep(delay)
 
     write = awaiting(ops.write)
     write_many = awaiting(ops.write_many)

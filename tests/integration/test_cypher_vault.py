@@ -16,17 +16,23 @@ from tests import maya
 T = datetime(2025, 1, 10, 9, 0, tzinfo=UTC)
 
 
-def test_write_recall_dream_undo_on_falkordb(tmp_path: Path, redis_server: LocalRedis) -> None:
+def _maya_on_falkordb(tmp_path: Path, redis: LocalRedis, graph: str) -> MemVault:
+    """Maya's six sessions in a vault on FalkorDB, its own graph, the clock 200 days on."""
     settings = load_settings(
         db_path=tmp_path / "coord.db",
         store="falkordb",
-        graph_url=redis_server.url,
-        graph_name="vault_" + tmp_path.name[-12:].replace("-", "_"),
+        graph_url=redis.url,
+        graph_name=f"{graph}_" + tmp_path.name[-12:].replace("-", "_"),
     )
     vault = MemVault.open(
         settings=settings, embedder=HashingEmbedder(), clock=FixedClock(T + timedelta(days=200))
     )
     maya.write(vault, T)
+    return vault
+
+
+def test_write_recall_dream_undo_on_falkordb(tmp_path: Path, redis_server: LocalRedis) -> None:
+    vault = _maya_on_falkordb(tmp_path, redis_server, "vault")
     assert type(vault.store).__name__ == "CypherStore"
     hits = vault.recall("where does Maya go surfing?")
     assert "Ericeira" in hits[0].text
@@ -54,16 +60,7 @@ def _records(dump: str) -> list[str]:
 def test_forget_on_falkordb_leaves_no_record_or_document_with_the_text(
     tmp_path: Path, redis_server: LocalRedis
 ) -> None:
-    settings = load_settings(
-        db_path=tmp_path / "coord.db",
-        store="falkordb",
-        graph_url=redis_server.url,
-        graph_name="forget_" + tmp_path.name[-12:].replace("-", "_"),
-    )
-    vault = MemVault.open(
-        settings=settings, embedder=HashingEmbedder(), clock=FixedClock(T + timedelta(days=200))
-    )
-    maya.write(vault, T)
+    vault = _maya_on_falkordb(tmp_path, redis_server, "forget")
     run = vault.dream(apply=True, force=True)
     lunch = next(e for e in vault.episodes() if "harbour" in e.content)
     vault.forget(lunch.id)

@@ -118,52 +118,43 @@ def test_http_needs_a_key_of_the_namespace(http_server: dict[str, str]) -> None:
     refused = httpx.post(url, json=ping, headers=other)
     assert refused.status_code == 403 and "maya" in refused.text
 
-    async def session() -> None:
-        auth = {"Authorization": f"Bearer {http_server['maya']}"}
-        async with (
-            httpx.AsyncClient(headers=auth, timeout=30) as client,
-            streamable_http_client(url, http_client=client) as (read, write, _),
-            ClientSession(read, write) as s,
-        ):
-            await s.initialize()
-            await s.call_tool(
-                "add_fact",
-                {
-                    "subject": "Maya",
-                    "predicate": "lives_in",
-                    "object": "Lisbon",
-                    "valid_at": "2025-06-15",
-                },
-            )
-            facts = await s.call_tool("facts", {"predicate": "lives_in"})
-            assert "Lisbon" in facts.content[0].text
+    fact = {
+        "subject": "Maya",
+        "predicate": "lives_in",
+        "object": "Lisbon",
+        "valid_at": "2025-06-15",
+    }
+    _, facts = asyncio.run(
+        _tools(url, http_server["maya"], [("add_fact", fact), ("facts", {"predicate": "lives_in"})])
+    )
+    assert "Lisbon" in facts.content[0].text
 
-    asyncio.run(session())
+
+async def _tools(url: str, key: str, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    """Call tools in one streamable-HTTP session with ``key``; their results in order."""
+    auth = {"Authorization": f"Bearer {key}"}
+    async with (
+        httpx.AsyncClient(headers=auth, timeout=30) as client,
+        streamable_http_client(url, http_client=client) as (read, write, _),
+        ClientSession(read, write) as s,
+    ):
+        await s.initialize()
+        return [await s.call_tool(name, args) for name, args in calls]
 
 
 def test_a_read_only_key_recalls_but_cannot_write_or_forget(http_server: dict[str, str]) -> None:
     url = http_server["url"]
-
-    async def session(key: str) -> dict[str, Any]:
-        auth = {"Authorization": f"Bearer {key}"}
-        async with (
-            httpx.AsyncClient(headers=auth, timeout=30) as client,
-            streamable_http_client(url, http_client=client) as (read, write, _),
-            ClientSession(read, write) as s,
-        ):
-            await s.initialize()
-            wrote = await s.call_tool("write", {"content": "The gate code is 2291."})
-            episode = text(wrote)["episode_id"]
-            hits = await s.call_tool("recall", {"query": "gate code"})
-            return {"episode": episode, "hits": hits.content[0].text}
-
-    found = asyncio.run(session(http_server["maya"]))  # a write key: writes
-    assert found["episode"] in found["hits"]
+    recall = ("recall", {"query": "gate code"})
+    wrote, hits = asyncio.run(
+        _tools(url, http_server["maya"], [("write", {"content": "The gate code is 2291."}), recall])
+    )  # a write key: writes
+    episode = text(wrote)["episode_id"]
+    assert episode in hits.content[0].text
     headers = {
         "Accept": "application/json, text/event-stream",
         "Authorization": f"Bearer {http_server['reader']}",
     }
-    for tool, args in (("forget", {"episode_id": found["episode"]}), ("write", {"content": "x"})):
+    for tool, args in (("forget", {"episode_id": episode}), ("write", {"content": "x"})):
         call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                 "params": {"name": tool, "arguments": args}}  # fmt: skip
         refused = httpx.post(url, json=call, headers=headers)
@@ -172,20 +163,8 @@ def test_a_read_only_key_recalls_but_cannot_write_or_forget(http_server: dict[st
              {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
               "params": {"name": "correct", "arguments": {}}}]  # fmt: skip
     assert httpx.post(url, json=batch, headers=headers).status_code == 403
-
-    async def reads() -> str:
-        auth = {"Authorization": f"Bearer {http_server['reader']}"}
-        async with (
-            httpx.AsyncClient(headers=auth, timeout=30) as client,
-            streamable_http_client(url, http_client=client) as (read, write, _),
-            ClientSession(read, write) as s,
-        ):
-            await s.initialize()
-            hits = await s.call_tool("recall", {"query": "gate code"})
-            assert not hits.isError
-            return str(hits.content[0].text)
-
-    assert found["episode"] in asyncio.run(reads())  # the memory is still there, readable
+    (read,) = asyncio.run(_tools(url, http_server["reader"], [recall]))
+    assert not read.isError and episode in read.content[0].text  # still there, readable
 
 
 def test_http_throttles_a_client_that_keeps_guessing(http_server: dict[str, str]) -> None:
