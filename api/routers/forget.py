@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 
+from api.auth import Principal
 from api.deps import Caller, Namespace, Vault
 from api.schemas import CorrectIn, ForgetSubjectIn
 
@@ -16,7 +17,7 @@ router = APIRouter(prefix="/v1/ns/{namespace}", tags=["forget"])
 EpisodeId = Annotated[str, Path(min_length=1, max_length=256)]
 
 
-def _who(p: Any) -> str:
+def _who(p: Principal) -> str:
     return f"key {p.key_id} ({p.name})"
 
 

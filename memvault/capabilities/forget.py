@@ -20,8 +20,8 @@
   only from the old episode are retired too. History stays: ``facts --history`` and
   as-of reads before the correction still show what was believed then.
 
-A forget reads the whole namespace once (records and documents): it is rare, and a miss
-would leave text behind.
+A forget reads the whole namespace: the records twice (to plan, again under the lock to
+erase and scrub) and the documents once. It is rare, and a miss would leave text behind.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from memvault.coord.port import Coordination, owner_id
 from memvault.errors import InvalidInputError, NotFoundError
 from memvault.folds import Cell
 from memvault.kg.model import Entity, Episode, Fact, MemoryType, Mention, Replacement, new_id
-from memvault.kg.store import Batch, Doc, Store
+from memvault.kg.store import Batch, Doc, FactQuery, Store
 
 AUDIT = "audit"  # who forgot or corrected what, when: ids and counts, never text
 TOMBSTONE = "forgotten"
@@ -209,18 +209,25 @@ class Forgetting:
 
     # -- applying -------------------------------------------------------------------------
     def apply(self, plan: ForgetPlan, *, by: str, now: datetime) -> ForgetPlan:
-        """Erase what ``plan`` lists, under the namespace's dream lock (a dream that read the
-        memories cannot write them back)."""
+        """Erase what ``plan`` lists, planned again under the namespace's dream lock: a fact
+        derived from the memories since the preview goes too, and a dream that read them
+        cannot write them back."""
         ns = plan.namespace
         ttl = self.s.dream.gate.lock_ttl_s
         with self.coord.locked(f"dream-lock:{ns}", owner_id(), ttl):
-            texts = self._texts(plan)
+            episodes = self.store.get_episodes(ns, plan.episode_ids)
+            facts = self.store.get_facts(ns, plan.fact_ids)
+            entities = self.store.get_entities(ns, plan.entity_ids)
+            plan = self._plan(ns, episodes, subject_facts=facts, subject_entities=entities)
+            texts = [e.content for e in episodes]
+            texts += [f.statement for f in self.store.get_facts(ns, plan.fact_ids)]
             scrub = Scrubber([*plan.episode_ids, *plan.fact_ids, *plan.entity_ids], texts)
             batch = Batch(namespace=ns)
             batch.deletes += [("episode", i) for i in plan.episode_ids]
             batch.deletes += [("fact", i) for i in plan.fact_ids]
             batch.deletes += [("entity", i) for i in plan.entity_ids]
-            types = self._scrub_records(plan, Scrubber(scrub.ids, []), batch)
+            self._scrub_records(plan, Scrubber(scrub.ids, []), batch)
+            types = {e.type.value for e in episodes}
             self._scrub_docs(ns, scrub, batch, types, plan)
             plan.audit_id = new_id()
             batch.docs.append(
@@ -245,28 +252,18 @@ class Forgetting:
         plan.applied = True
         return plan
 
-    def _texts(self, plan: ForgetPlan) -> list[str]:
-        ns = plan.namespace
-        episodes = self.store.get_episodes(ns, plan.episode_ids)
-        facts = self.store.get_facts(ns, plan.fact_ids)
-        return [e.content for e in episodes] + [f.statement for f in facts]
-
-    def _scrub_records(self, plan: ForgetPlan, scrub: Scrubber, batch: Batch) -> set[str]:
+    def _scrub_records(self, plan: ForgetPlan, scrub: Scrubber, batch: Batch) -> None:
         """Kept records lose the erased ids (a kept fact's sources, merged_from lists,
         replacements pointing at a forgotten episode), never their own words (``scrub``
-        knows ids only); returns the memory types of the erased episodes."""
-        ns, gone = plan.namespace, set(plan.episode_ids) | set(plan.fact_ids)
-        types: set[str] = set()
-        for r in self.store.iter_records(ns):
-            if isinstance(r, Episode) and r.id in gone:
-                types.add(r.type.value)
-            elif isinstance(r, Episode | Fact) and r.id not in gone:
-                data = r.model_dump(mode="json")
-                clean = scrub.value({k: v for k, v in data.items() if k != "id"})
-                if clean != {k: v for k, v in data.items() if k != "id"}:
+        knows ids only)."""
+        gone = set(plan.episode_ids) | set(plan.fact_ids)
+        for r in self.store.iter_records(plan.namespace):
+            if isinstance(r, Episode | Fact) and r.id not in gone:
+                data = r.model_dump(mode="json", exclude={"id"})
+                clean = scrub.value(data)
+                if clean != data:
                     batch.add(type(r).model_validate(clean | {"id": r.id}))
                     plan.records_scrubbed += 1
-        return types
 
     def _scrub_docs(
         self, ns: str, scrub: Scrubber, batch: Batch, types: set[str], plan: ForgetPlan
@@ -293,15 +290,11 @@ class Forgetting:
         self, namespace: str, old: Episode, new: Episode, *, by: str, now: datetime
     ) -> Correction:
         """Retire ``old`` in favour of its corrected version ``new`` (already written)."""
-        facts = [
-            f
-            for f in self.store.iter_records(namespace)
-            if isinstance(f, Fact) and f.expired_at is None and f.source_episode_ids
-        ]
+        live = self.store.list_facts(namespace, FactQuery(limit=1_000_000))
         retired = [
             f.model_copy(update={"expired_at": now})
-            for f in facts
-            if set(f.source_episode_ids) <= {old.id}
+            for f in live
+            if f.source_episode_ids and set(f.source_episode_ids) <= {old.id}
         ]
         swap = Replacement(
             episode_id=new.id,

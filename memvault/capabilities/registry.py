@@ -35,10 +35,6 @@ class Operation:
     local: str | None = None  # why no remote surface offers it
     sdk: bool = True  # the SDK facade has a method ``name`` (False: the server's, or the CLI's)
 
-    @property
-    def summary(self) -> str:
-        return self.name.replace("_", " ")
-
 
 def _op(
     name: str,

@@ -15,6 +15,7 @@ from memvault.capabilities.forget import AUDIT, Scrubber
 from memvault.changes.apply import JOURNAL, RUN
 from memvault.embed import HashingEmbedder
 from memvault.errors import NotFoundError
+from memvault.kg.store import Batch
 from tests import maya
 
 T = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
@@ -170,3 +171,15 @@ def test_the_scrubber_takes_ids_and_quoted_text_out_of_any_document():
         "note": "[forgotten]",
         "other": "the boathouse is lovely",
     }
+
+
+def test_a_fact_derived_after_the_preview_is_erased_with_the_memory(mv: MemVault) -> None:
+    secret = mv.write(SECRET, speaker="Maya", now=T)
+    preview = mv.forget(secret.id, dry_run=True)
+    late = mv.add_fact("boathouse", "alarm_code", "4417", now=T)  # a dream's, say
+    mv.store.apply(
+        Batch("default", facts=[late.model_copy(update={"source_episode_ids": [secret.id]})])
+    )
+    done = mv.forgetting.apply(preview, by="tester", now=T)
+    assert late.id in done.fact_ids  # planned again under the lock
+    assert not [f for f in mv.facts(include_history=True) if f.object == "4417"]
