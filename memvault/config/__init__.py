@@ -77,8 +77,27 @@ class RecallSettings(BaseModel):
             "actor": 0.3,
             "context": 0.5,
             "session": 0.4,
+            "time": 0.5,
         },
         description="Weights of the relevance signals (see memvault.recall.engine).",
+    )
+    fusion: Literal["score", "rank"] = Field(
+        default="score",
+        description="How the base relevance joins the channels: 'score' (each channel's "
+        "score over its best, weighted) or 'rank' (weighted reciprocal ranks, k = rank_k).",
+    )
+    rank_k: int = Field(default=60, ge=1, description="Reciprocal rank fusion's k.")
+    phrase_words: int = Field(
+        default=5,
+        ge=0,
+        description="A memory holding this many consecutive words of the query verbatim "
+        "(two of them not stop words) ranks first, the longest run first (0: off).",
+    )
+    session_cap: int = Field(
+        default=0,
+        ge=0,
+        description="At most this many of one session's memories before every other "
+        "session's best has had its place (0: no cap).",
     )
     # per-type age decay exp(-λ·age_days); facts age through effective confidence instead
     decay_per_day: dict[MemoryType, float] = Field(

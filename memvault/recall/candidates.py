@@ -10,7 +10,7 @@ from memvault.recall.results import Explanation
 from memvault.recall.scoring import Factors
 
 Key = tuple[str, str]  # (kind, id)
-SIGNALS = ("dense", "keyword", "graph", "actor", "context", "session")
+SIGNALS = ("dense", "keyword", "graph", "actor", "context", "session", "time", "phrase")
 
 
 class Candidates:
@@ -25,6 +25,7 @@ class Candidates:
         self.query_entities: list[Entity] = []
         # (signal, key) -> the episode whose score lent that lift (context, session)
         self.lent: dict[tuple[str, Key], str] = {}
+        self.quoting: list[str] = []  # episodes a phrase search found (may quote the query)
 
     def add_channel(self, name: str, kind: str, ranked: Sequence[tuple[str, float]]) -> None:
         for rank, (rid, score) in enumerate(ranked, start=1):

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 _TOKEN = re.compile(r"[\w][\w'’-]*", re.UNICODE)
+_PLAIN = re.compile(r"[^\W_]+", re.UNICODE)
 
 STOPWORDS = frozenset(
     """
@@ -30,9 +31,49 @@ def keyword_terms(text: str, *, limit: int = 32) -> list[str]:
     """Distinct content words of the query, in order; stop words dropped unless nothing
     else is left (a query of only stop words still searches)."""
     words = [t for t in tokens(text) if t]
-    content = [w for w in words if w not in STOPWORDS and len(w) > 1]
+    # a one-character word says little, except a digit ("bug #3" is not "bug #7")
+    content = [w for w in words if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
     chosen = content or words
     return list(dict.fromkeys(w.removesuffix("'s").removesuffix("’s") for w in chosen))[:limit]
+
+
+def plain_words(text: str) -> list[str]:
+    """Lower-cased letters-and-digits runs, as the keyword index splits text."""
+    return _PLAIN.findall(text.lower())
+
+
+def phrase_windows(text: str, size: int, *, limit: int = 16) -> list[str]:
+    """Every run of ``size`` consecutive words of the query with at least two that are not
+    stop words: what a memory quoted by the query would hold verbatim."""
+    if size <= 0:
+        return []
+    words = plain_words(text)
+    out = [
+        " ".join(words[i : i + size])
+        for i in range(len(words) - size + 1)
+        if sum(w not in STOPWORDS for w in words[i : i + size]) >= 2
+    ]
+    return list(dict.fromkeys(out))[:limit]
+
+
+def longest_run(query: Sequence[str], text: str) -> int:
+    """Length of the longest run of consecutive query words found verbatim in ``text`` that
+    holds at least two words that are not stop words (0 when none does)."""
+    where: dict[str, list[int]] = {}
+    for j, w in enumerate(query):
+        where.setdefault(w, []).append(j)
+    t = plain_words(text)
+    best = 0
+    for i, w in enumerate(t):
+        for j in where.get(w, ()):
+            if i and j and t[i - 1] == query[j - 1]:
+                continue  # inside a run counted from its start
+            n = 0
+            while i + n < len(t) and j + n < len(query) and t[i + n] == query[j + n]:
+                n += 1
+            if n > best and sum(x not in STOPWORDS for x in query[j : j + n]) >= 2:
+                best = n
+    return best
 
 
 def name_candidates(text: str, *, max_words: int = 4) -> list[str]:

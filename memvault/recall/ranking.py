@@ -45,8 +45,44 @@ def rank(
     # the newest statement first, then the fact above it
     _answers_rank_first(scored, set(verdicts.episode_answers), "episode", s.current_factor)
     _answers_rank_first(scored, {f.id for f in verdicts.answers}, "fact", s.answer_factor)
+    _quotes_rank_first(scored, c.signal["phrase"])
     scored.sort(key=lambda item: (-item[1].score, item[0][1]))
+    if s.session_cap:
+        scored = _spread(scored, c, s.session_cap)
     return [_hit(c, key, factors) for key, factors in scored[:k]]
+
+
+def _quotes_rank_first(scored: list[tuple[Key, Factors]], runs: dict[Key, float]) -> None:
+    """A memory that holds a run of the query's words verbatim (the user quotes what was
+    said) ranks above every other, the longest run first; between equal runs, their own
+    scores decide."""
+    quoted = [(key, f) for key, f in scored if key in runs]
+    if not quoted:
+        return
+    top = max(f.score for _, f in scored) or 1.0
+    for key, f in quoted:
+        f.quoted = int(runs[key])
+        f.score = top * (1.3 + 0.1 * f.quoted + 0.05 * min(f.score / top, 1.0))
+
+
+def _spread(
+    scored: list[tuple[Key, Factors]], c: Candidates, cap: int
+) -> list[tuple[Key, Factors]]:
+    """At most ``cap`` memories of one session keep their place; a session's further ones
+    follow after every other memory, in their order (nothing is dropped)."""
+    seen: dict[str, int] = {}
+    kept, later = [], []
+    for item in scored:
+        (kind, rid), _ = item
+        e = c.episodes.get(rid) if kind == "episode" else None
+        session = e.session_id if e is not None else None
+        if session is not None:
+            seen[session] = seen.get(session, 0) + 1
+            if seen[session] > cap:
+                later.append(item)
+                continue
+        kept.append(item)
+    return kept + later
 
 
 def _hit(c: Candidates, key: Key, factors: Factors) -> Hit:

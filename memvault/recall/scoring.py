@@ -29,6 +29,7 @@ class Factors:
     confidence: float = 1.0  # effective confidence, facts only
     currency: float = 1.0  # replaced / contested below 1, current or answering above
     currency_note: str | None = None
+    quoted: int = 0  # words of the query the memory holds verbatim, in one run (ranked first)
     score: float = 0.0
 
 

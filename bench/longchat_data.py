@@ -1,0 +1,357 @@
+"""A generated long-chat set for recall, in the shape real assistant histories have and split
+by family into dev and test (seeded). It is the data recall is tuned on for long chats; its
+test half is what docs/benchmarks.md reports. LongMemEval is never used for tuning.
+
+The shape (issue "Recall on real conversations"): one user and an assistant, about 30 sessions
+over eight months, often two or three sessions on one day; user turns short (one or two
+sentences), assistant replies long (1,200-2,400 characters) and *on the session's topic*,
+echoing the user's own words, so that a frequent word of the question ("favorite", "tried",
+"recommend") is in many long replies. The evidence is almost always a short user turn.
+
+Seven categories, each said in four families (a family = one way of saying the planted
+statement and of asking about it); families 0 and 2 are dev, 1 and 3 test:
+
+- ``rare-name``: a person or brand named once ("Dr. Okonkwo said to ice it twice a day");
+  asked by the name, among many replies on the same topic;
+- ``spelling``: said with British spelling, asked with American ("favourite colour" /
+  "favorite color");
+- ``relative-time``: the same kind of outing three or four times months apart; asked for the
+  one "about two months ago" / "last week" / "in March"; the one then is evidence;
+- ``counting``: an activity done in three to five sessions, while other sessions talk about it
+  at length; asked how many times, every time is evidence;
+- ``quote``: six to eight consecutive words from the middle of a long reply; asked to find it;
+- ``assistant-said``: what the assistant recommended; asked "what did you recommend ...";
+- ``knowledge-update``: a value said two or three times; asked the current one, the newest
+  statement is evidence.
+
+    .venv/bin/python bench/longchat_data.py --users 8 --seed 5 --out /tmp/longchat
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from temporal_data import save
+
+SPLIT = {0: "dev", 1: "test", 2: "dev", 3: "test"}
+
+TOPICS: dict[str, list[str]] = {
+    "running": ["training plan", "long run", "pace", "shoes", "recovery", "knee", "intervals"],
+    "cooking": ["recipe", "oven", "spices", "dinner", "sauce", "meal prep", "restaurant"],
+    "travel": ["itinerary", "flights", "hotel", "museum", "train", "neighbourhood", "budget"],
+    "garden": ["tomatoes", "compost", "watering", "seedlings", "soil", "shade", "pruning"],
+    "money": ["budget", "savings", "pension", "credit card", "rent", "index fund", "taxes"],
+    "home": ["paint", "nursery", "shelves", "lighting", "sofa", "curtains", "kitchen"],
+    "music": ["guitar", "chords", "practice", "band", "concert", "album", "lessons"],
+    "work": ["manager", "deadline", "presentation", "team", "promotion", "meeting", "project"],
+}
+FRAMES = [
+    "When it comes to {a}, the most important thing is to be consistent rather than perfect",
+    "A lot of people find that {a} gets easier once {b} is part of a weekly routine",
+    "My favorite approach to {a} is to start small, try one change, and see how it feels",
+    "You could also look at {b}; many readers say it was the thing they tried that worked",
+    "If {a} has been stressful, it might help to set aside time each week just for {b}",
+    "Another option is to compare two or three kinds of {b} before you decide on one",
+    "It is worth keeping notes on {a} so that next time you can see what you tried and when",
+    "Some people recommend asking a friend about {b}, since they know your situation well",
+    "Try not to change {a} and {b} at the same time, or it is hard to tell what helped",
+    "The usual advice on {b} is to think about cost, time and how much you will enjoy it",
+    "I would recommend writing down your favorite parts of {a} and building on those",
+    "Remember that {a} looks different for everyone, and your own pace is the right pace",
+    "A simple checklist for {b} can save a lot of time over the next few months",
+    "If you want, I can put together a short plan for {a} that includes {b} as well",
+    "Many experts suggest reviewing {a} every few weeks and adjusting {b} as needed",
+    "It can be fun to treat {a} as an experiment: try something new and note the result",
+]
+USER_ASKS = [
+    "Can you help me think through my {a}?",
+    "Any tips on {a}? I want to get better at it.",
+    "I'm trying to sort out {a} this week, where do I start?",
+    "What do you think about {a} versus {b}?",
+    "Quick question about {b} for my {a}.",
+    "I'd love some ideas for {a}, nothing too complicated.",
+]
+
+RARE = [  # (topic, said, asked, family)
+    ("running", "My physio, Dr. Okonkwo, told me to ice the knee twice a day.",
+     "What did Dr. Okonkwo tell me to do?", 0),
+    ("cooking", "The chef at Zanzibar Grill showed us how to toast cumin seeds first.",
+     "What did I learn at Zanzibar Grill?", 1),
+    ("music", "My teacher Ingrid Halvorsen wants me to practise barre chords slowly.",
+     "What does Ingrid Halvorsen want me to work on?", 2),
+    ("money", "The adviser at Brightwater Capital suggested moving my savings into bonds.",
+     "What did Brightwater Capital suggest?", 3),
+    ("garden", "Our neighbour Mr. Ferreira gave us cuttings of his fig tree.",
+     "What did Mr. Ferreira give us?", 0),
+    ("travel", "We booked the Hotel Vasquez near the old harbour for the last two nights.",
+     "Where is Hotel Vasquez?", 1),
+    ("home", "The decorator, Tamsin Obi, picked a warm grey for the hallway.",
+     "Which colour did Tamsin Obi choose?", 2),
+    ("work", "Kowalczyk from finance signed off on the new laptop budget.",
+     "What did Kowalczyk approve?", 3),
+]  # fmt: skip
+SPELLING = [
+    ("home", "My favourite colour for the nursery is sage green.",
+     "What is my favorite color for the nursery?", 0),
+    ("cooking", "I finally organised the spice drawer by flavour.",
+     "How did I organize my spice drawer?", 1),
+    ("garden", "The grey mould on the tomatoes is gone after I cut the lower leaves.",
+     "What did I do about the gray mold on my tomatoes?", 2),
+    ("work", "I'm on the programme committee for the autumn conference now.",
+     "Which program committee am I on for the fall conference?", 3),
+    ("music", "I've been analysing the harmonies on my favourite jazz album.",
+     "Which album have I been analyzing?", 0),
+    ("travel", "We travelled to the centre of Lyon by tram, it was a lovely neighbourhood.",
+     "How did we travel to the center of Lyon?", 1),
+    ("money", "I cancelled the cheque for the gym and set up a standing order instead.",
+     "What did I do instead of the check for the gym?", 2),
+    ("running", "My metre-by-metre pacing practice at the track is really paying off.",
+     "What pacing practice have I been doing at the track?", 3),
+]  # fmt: skip
+OUTINGS = [  # (topic, thing, values, said templates by family, question by family)
+    ("cooking", "ramen place", ["Menya Koji", "Tonkotsu Ya", "Ramen Hoshi", "Kuroi Bowl"]),
+    ("travel", "day trip", ["Bruges", "Delft", "Ghent", "Haarlem"]),
+    ("music", "concert", ["the Arlo Quartet", "Neon Fields", "Sister Oak", "the Velvet Tides"]),
+    ("home", "furniture shop", ["Hallberg's", "Oakroom", "Nordica Living", "Casa Pino"]),
+]
+OUTING_SAY = [
+    "Tried a new {thing} tonight: {v}.",
+    "We went to {v} today, my pick for the {thing} this time.",
+    "Just back from {v}, the {thing} everyone talks about.",
+    "Today's {thing} was {v}, worth it.",
+]
+OUTING_ASK = [
+    "Which {thing} did I go to about {ago}?",
+    "Remind me of the {thing} from {ago}?",
+    "What was the {thing} I visited {ago}?",
+    "The {thing} I tried {ago}, what was it called?",
+]
+ACTIVITIES = [("running", "trail run"), ("music", "open mic"), ("garden", "allotment shift"),
+              ("cooking", "pasta class")]  # fmt: skip
+COUNT_SAY = [
+    "Did my {a} this morning.",
+    "Another {a} today, feeling good about it.",
+    "Went to the {a} again after work.",
+    "Fit in a quick {a} before lunch.",
+]
+COUNT_ASK = [
+    "How many times did I do the {a}?",
+    "How often have I been to the {a} so far?",
+    "Count the times I mentioned going to the {a}.",
+    "In total, how many {a}s did I do?",
+]
+QUOTE_ASK = [
+    'You once wrote "{q}", what was that about?',
+    'Find where you said "{q}".',
+    'I remember the line "{q}" from one of your answers.',
+    'Where did "{q}" come up?',
+]
+RECOMMEND = [
+    ("cooking", "For the lamb I'd recommend a Rioja Reserva, it stands up to rosemary.",
+     "Which wine did you recommend for the lamb?", 0),
+    ("travel", "I'd suggest the Alfama walking route, starting at the Sé cathedral.",
+     "What walking route did you suggest in Lisbon?", 1),
+    ("running", "Try the Hanson method: six days a week with a sixteen-mile long run.",
+     "What marathon method did you recommend?", 2),
+    ("money", "A good choice would be a Vanguard LifeStrategy fund for simplicity.",
+     "Which fund did you recommend to me?", 3),
+]  # fmt: skip
+UPDATES = [  # (topic, attribute question by family, values, said by family)
+    ("work", ["Who do I report to now?", "Who is my current manager?",
+              "Who's my boss these days?", "Who am I reporting to at the moment?"],
+     ["Priyanka", "Osei", "Marguerite"],
+     ["My manager is {v} now.", "Reorg again: I report to {v} from Monday.",
+      "{v} took over as my boss.", "I've been moved under {v}."]),
+    ("home", ["Where do I live now?", "What's my current address area?",
+              "Which neighbourhood am I in these days?", "Where am I living at the moment?"],
+     ["Clapham", "Walthamstow", "Ealing"],
+     ["We live in {v} now.", "Moving day done, hello {v}!",
+      "Our new flat is in {v}.", "Signed the lease in {v} today."]),
+]  # fmt: skip
+AGO = [("about two months ago", 60), ("last week", 7), ("about five months ago", 150),
+       ("three weeks ago", 21)]  # fmt: skip
+
+
+def _reply(rng: random.Random, topic: str, echo: list[str]) -> str:
+    words = TOPICS[topic]
+    out: list[str] = []
+    while sum(map(len, out)) < rng.randint(1200, 2400):
+        a, b = rng.sample(words, 2)
+        if echo and rng.random() < 0.3:
+            a = rng.choice(echo)
+        out.append(rng.choice(FRAMES).format(a=a, b=b) + ".")
+    return " ".join(out)
+
+
+def _ask(rng: random.Random, topic: str) -> tuple[str, list[str]]:
+    a, b = rng.sample(TOPICS[topic], 2)
+    return rng.choice(USER_ASKS).format(a=a, b=b), [a, b]
+
+
+def _quote(rng: random.Random, replies: list[tuple[str, str]]) -> tuple[str, str]:
+    """Six to eight consecutive words from the middle of a long reply, found verbatim in no
+    other turn of the conversation (replies share their sentence frames)."""
+    others = " ".join(text.lower() for _, text in replies)
+    for _ in range(200):
+        turn_id, text = rng.choice([r for r in replies if len(r[1]) > 1200])
+        words = text.split()
+        start = rng.randrange(len(words) // 3, 2 * len(words) // 3)
+        quoted = " ".join(words[start : start + rng.randint(6, 8)]).strip(".,")
+        if others.count(quoted.lower()) == 1:
+            return turn_id, quoted
+    raise RuntimeError("no unique quote found")
+
+
+def generate(users: int, seed: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    rng = random.Random(seed)
+    turns: list[dict[str, Any]] = []
+    questions: list[dict[str, Any]] = []
+    for u in range(users):
+        conv = f"chat-{u:02d}"
+        asked_at = datetime(2025, 10, 1, 20, tzinfo=UTC) + timedelta(days=rng.randint(0, 60))
+        days = sorted(rng.sample(range(5, 240), 18), reverse=True)
+        times: list[datetime] = []
+        for d in days:  # one to three sessions a day
+            for h in sorted(rng.sample(range(8, 22), rng.randint(1, 3))):
+                times.append(
+                    (asked_at - timedelta(days=d)).replace(hour=h, minute=rng.randint(0, 59))
+                )
+        times.sort()
+        n = len(times)
+        topics = [rng.choice(sorted(TOPICS)) for _ in range(n)]
+        plan: dict[int, list[tuple[str, Any]]] = {}  # session → [(text, tag)]
+        asks: list[dict[str, Any]] = []
+
+        def session_on(topic: str, topics: list[str] = topics, n: int = n) -> int:
+            pick = [s for s in range(n) if topics[s] == topic] or list(range(n))
+            s = rng.choice(pick)
+            topics[s] = topic
+            return s
+
+        def plant(s: int, text: str, tag: Any, plan: dict[int, list[Any]] = plan) -> None:
+            plan.setdefault(s, []).append((text, tag))
+
+        for i, (topic, said, asked, fam) in enumerate(rng.sample(RARE, 3)):
+            tag = ("rare-name", fam, i)
+            plant(session_on(topic), said, tag)
+            asks.append({"category": "rare-name", "family": fam, "question": asked, "tag": tag})
+        for i, (topic, said, asked, fam) in enumerate(rng.sample(SPELLING, 3)):
+            tag = ("spelling", fam, i)
+            plant(session_on(topic), said, tag)
+            asks.append({"category": "spelling", "family": fam, "question": asked, "tag": tag})
+        topic, thing, values = rng.choice(OUTINGS)
+        fam = rng.randrange(4)
+        ago, back = rng.choice(AGO)
+        target = asked_at - timedelta(days=back)
+        order = sorted(range(n), key=lambda s: abs((times[s] - target).total_seconds()))
+        far = [s for s in order if abs((times[s] - target).days) > 30]
+        chosen = [order[0], *rng.sample(far, min(3, len(far)))]
+        for s, v in zip(chosen, values, strict=False):
+            topics[s] = topic
+            plant(
+                s, OUTING_SAY[fam].format(thing=thing, v=v), ("relative-time", fam, s == chosen[0])
+            )
+        ask = OUTING_ASK[fam].format(thing=thing, ago=ago)
+        tag = ("relative-time", fam, True)
+        asks.append({"category": "relative-time", "family": fam, "tag": tag, "question": ask})
+        topic, activity = rng.choice(ACTIVITIES)
+        fam = rng.randrange(4)
+        for s in rng.sample(range(n), rng.randint(3, 5)):
+            plant(s, COUNT_SAY[fam].format(a=activity), ("counting", fam, 0))
+        for s in rng.sample(range(n), 3):  # sessions that only talk about it
+            topics[s] = topic
+            plant(s, f"Should I do the {activity} in the morning or the evening?", [activity])
+        asks.append({"category": "counting", "family": fam, "tag": ("counting", fam, 0),
+                     "question": COUNT_ASK[fam].format(a=activity)})  # fmt: skip
+        topic, said, asked, fam = rng.choice(RECOMMEND)
+        tag = ("assistant-said", fam, 0)
+        plant(session_on(topic), "What would you recommend?", ("recommend", said, tag))
+        asks.append({"category": "assistant-said", "family": fam, "question": asked, "tag": tag})
+        topic, qs, values, says = rng.choice(UPDATES)
+        fam = rng.randrange(4)
+        picks = sorted(rng.sample(range(n), rng.randint(2, 3)))
+        for j, (s, v) in enumerate(zip(picks, values, strict=False)):
+            plant(s, says[fam].format(v=v), ("knowledge-update", fam, j == len(picks) - 1))
+        asks.append({"category": "knowledge-update", "family": fam, "question": qs[fam],
+                     "tag": ("knowledge-update", fam, True)})  # fmt: skip
+
+        evidence: dict[Any, list[str]] = {}
+        replies: list[tuple[str, str]] = []  # (turn id, text) of assistant replies
+        counter = 0
+        for s in range(n):
+            lines: list[tuple[str, Any]] = []
+            for _ in range(rng.randint(2, 4)):
+                lines.append(_ask(rng, topics[s]))
+            for text, tag in plan.get(s, []):
+                lines.insert(rng.randint(0, len(lines)), (text, tag))
+            for text, tag in lines:
+                echo = tag if isinstance(tag, list) else [w for w in TOPICS[topics[s]] if w in text]
+                user_text = text
+                reply = _reply(rng, topics[s], echo)
+                reply_tag = None
+                if isinstance(tag, tuple) and tag[0] == "recommend":
+                    _, said, reply_tag = tag
+                    reply = f"{said} {reply}"
+                    tag = None
+                for speaker, said_text, t in (
+                    ("user", user_text, tag),
+                    ("assistant", reply, reply_tag),
+                ):
+                    counter += 1
+                    turn_id = f"{conv}:t{counter:05d}"
+                    turns.append({
+                        "conv_id": conv,
+                        "session_id": f"{conv}:s{s:03d}",
+                        "session_time_iso": times[s].isoformat(),
+                        "turn_id": turn_id,
+                        "speaker": speaker,
+                        "text": said_text,
+                    })  # fmt: skip
+                    if isinstance(t, tuple):
+                        key = t if t[0] not in {"relative-time", "knowledge-update"} else t[:2]
+                        if t[0] in {"relative-time", "knowledge-update"} and not t[2]:
+                            key = (*t[:2], "other")
+                        evidence.setdefault(key, []).append(turn_id)
+                    if speaker == "assistant":
+                        replies.append((turn_id, said_text))
+        fam = rng.randrange(4)
+        quote_id, quoted = _quote(rng, replies)
+        evidence[("quote", fam, 0)] = [quote_id]
+        asks.append({"category": "quote", "family": fam, "tag": ("quote", fam, 0),
+                     "question": QUOTE_ASK[fam].format(q=quoted)})  # fmt: skip
+        for i, a in enumerate(asks, start=1):
+            tag = a["tag"]
+            key = tag[:2] if tag[0] in {"relative-time", "knowledge-update"} else tag
+            gold = evidence.get(key, [])
+            if tag[0] == "knowledge-update":
+                gold = gold[-1:]
+            questions.append({
+                "conv_id": conv,
+                "question_id": f"{conv}:q{i}",
+                "question": a["question"],
+                "question_date": asked_at.isoformat(),
+                "category_name": a["category"],
+                "family": a["family"],
+                "split": SPLIT[a["family"]],
+                "evidence_turn_ids": gold,
+            })  # fmt: skip
+    return turns, questions
+
+
+def write(out: Path, users: int, seed: int) -> tuple[Path, Path]:
+    return save(out, *generate(users, seed))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--users", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    paths = write(args.out, args.users, args.seed)
+    print(json.dumps({"turns": str(paths[0]), "questions": str(paths[1])}))

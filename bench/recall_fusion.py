@@ -1,0 +1,163 @@
+"""Recall against its own parts, per data set, category and split, in one run: memvault (any
+named configuration of its recall settings) beside plain BM25 over turns, plain MiniLM cosine
+over turns, and their reciprocal-rank fusion (k = 60). Issue "Recall on real conversations":
+memvault's R@10 must be at least the best of the three on every set, overall and per category.
+
+Sets: ``locomo`` (``../shared/datasets/locomo``) and ``longchat`` (bench/longchat_data.py: long
+assistant replies, dev and test families). Vaults are built once per set and kept in
+``--cache`` (reused when present), and every configuration re-ranks the same questions.
+
+    .venv/bin/python bench/recall_fusion.py --sets locomo longchat --cache /tmp/fusion
+    .venv/bin/python bench/recall_fusion.py --sets longchat --configs shipped "no session"
+
+Prints one JSON line per (set, system): R@10 overall and per category; for longchat also per
+split (dev / test). Baselines read every turn; memvault reads as of the question's time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from locomo_recall import bm25_rank
+from longchat_data import write as write_longchat
+from recall_ablation import build, last_times, rank
+
+from memvault import MemVault
+from memvault.eval.recall_eval import read_jsonl
+
+OFF = dict.fromkeys(("graph", "actor", "context", "session", "time"), 0.0)
+CONFIGS: dict[str, dict[str, Any]] = {
+    "shipped": {},
+    "no lifts": {"channel_weights": OFF},
+    "no session": {"channel_weights": {"session": 0.0}},
+    "no context": {"channel_weights": {"context": 0.0}},
+    "no graph": {"channel_weights": {"graph": 0.0}},
+    "no actor": {"channel_weights": {"actor": 0.0}},
+    "no currency": {"currency": False},
+    "keyword only": {"channel_weights": {**OFF, "dense": 0.0}, "currency": False},
+    "dense only": {"channel_weights": {**OFF, "keyword": 0.0}, "currency": False},
+    "no phrase": {"phrase_words": 0},
+    "no time": {"channel_weights": {"time": 0.0}},
+    "before (no phrase, no time)": {"phrase_words": 0, "channel_weights": {"time": 0.0}},
+    "rank fusion": {"fusion": "rank"},
+    "rank fusion, no lifts": {"fusion": "rank", "channel_weights": OFF},
+    "rank fusion, no session": {"fusion": "rank", "channel_weights": {"session": 0.0}},
+    "rank fusion, no context": {"fusion": "rank", "channel_weights": {"context": 0.0}},
+    "session cap 3": {"session_cap": 3},
+    "rank fusion, session cap 3": {"fusion": "rank", "session_cap": 3},
+    "common words 20%": {"common_term_share": 0.2},
+    "rank fusion, common words 20%": {"fusion": "rank", "common_term_share": 0.2},
+}
+
+
+def ranked(vault: MemVault, questions: list[dict], times: dict, over: dict) -> dict:
+    """``rank`` of recall_ablation, also with the keyword index's common-word share set."""
+    common = vault.store._keywords.common  # type: ignore[attr-defined]
+    share = common.share
+    common.share = over.get("common_term_share", share)
+    try:
+        return rank(
+            vault, questions, times, {k: v for k, v in over.items() if k != "common_term_share"}
+        )
+    finally:
+        common.share = share
+
+
+def rrf(*rankings: list[int], k: int = 60) -> list[int]:
+    score: dict[int, float] = defaultdict(float)
+    for ranking in rankings:
+        for r, i in enumerate(ranking, start=1):
+            score[i] += 1.0 / (k + r)
+    return sorted(score, key=lambda i: -score[i])
+
+
+def baselines(vault: MemVault, turns: list[dict], questions: list[dict], k: int) -> dict:
+    by_conv: dict[str, list[dict]] = defaultdict(list)
+    for t in turns:
+        by_conv[t["conv_id"]].append(t)
+    embed = vault.c.embedder.embed
+    matrices = {c: embed([t["text"] for t in ts]) for c, ts in by_conv.items()}
+    out: dict[str, dict[str, list[str]]] = {"bm25": {}, "cosine": {}, "rrf(bm25, cosine)": {}}
+    for q in questions:
+        ts = by_conv[q["conv_id"]]
+        ids = [t["turn_id"] for t in ts]
+        bm = bm25_rank([t["text"] for t in ts], q["question"], len(ts))
+        cos = list(np.argsort(-(matrices[q["conv_id"]] @ embed([q["question"]])[0])))
+        for name, order in (("bm25", bm), ("cosine", cos), ("rrf(bm25, cosine)", rrf(bm, cos))):
+            out[name][q["question_id"]] = [ids[i] for i in order[:k]]
+    return out
+
+
+def score(questions: list[dict], ranked: dict[str, list[str]], k: int) -> dict[str, Any]:
+    per: dict[str, list[float]] = defaultdict(list)
+    for q in questions:
+        gold = set(q.get("evidence_turn_ids") or [])
+        cat = q.get("category_name") or "all"
+        if not gold or cat == "adversarial":
+            continue
+        hit = len(gold & set(ranked.get(q["question_id"], [])[:k])) / len(gold)
+        per[cat].append(hit)
+        per["overall"].append(hit)
+        if q.get("split"):
+            per[f"{q['split']}:overall"].append(hit)
+            per[f"{q['split']}:{cat}"].append(hit)
+    return {c: round(float(np.mean(v)), 4) for c, v in sorted(per.items())}
+
+
+def load(name: str, cache: Path, users: int, seed: int) -> tuple[Path, Path]:
+    if name == "locomo":
+        data = Path("../shared/datasets/locomo")
+        return data / "turns.jsonl", data / "questions.jsonl"
+    out = cache / f"{name}-data"
+    if not (out / "turns.jsonl").exists():
+        write_longchat(out, users, seed)
+    return out / "turns.jsonl", out / "questions.jsonl"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", nargs="+", default=["locomo", "longchat"])
+    parser.add_argument("--cache", type=Path, required=True, help="vaults kept here, reused")
+    parser.add_argument("--configs", nargs="*", default=None, help="only these configurations")
+    parser.add_argument("--users", type=int, default=12, help="longchat: users")
+    parser.add_argument("--seed", type=int, default=5, help="longchat: generator seed")
+    parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--no-baselines", action="store_true")
+    args = parser.parse_args()
+    args.cache.mkdir(parents=True, exist_ok=True)
+    for name in args.sets:
+        turns_path, questions_path = load(name, args.cache, args.users, args.seed)
+        turns = read_jsonl(turns_path, ("conv_id", "turn_id", "text"))
+        questions = read_jsonl(questions_path, ("conv_id", "question_id", "question"))
+        db = args.cache / f"{name}.db"
+        vault = (
+            MemVault.open(db, sqlite_synchronous="NORMAL")
+            if db.exists()
+            else build(db, turns_path, questions_path)
+        )
+        try:
+            if not args.no_baselines:
+                for system, ranked in baselines(vault, turns, questions, args.k).items():
+                    row = {"set": name, "system": system, **score(questions, ranked, args.k)}
+                    print(json.dumps(row), flush=True)
+            for config, over in CONFIGS.items():
+                if args.configs and config not in args.configs:
+                    continue
+                found = ranked(vault, questions, last_times(turns), over)
+                row = {"set": name, "system": f"memvault: {config}"}
+                print(json.dumps(row | score(questions, found, args.k)), flush=True)
+        finally:
+            vault.close()
+
+
+if __name__ == "__main__":
+    main()

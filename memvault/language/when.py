@@ -1,0 +1,85 @@
+"""When a question points: a time expression in it ("about two months ago", "last week",
+"in March", "on 3 May 2025") resolved against the question's own time into a soft window,
+a centre and a spread in days. Recall favours memories from then and still returns others
+(a factor, never a filter).
+
+dateparser reads the expression (a maintained library, imported on first use: about 0.4 s,
+and only for questions that hold a word of time at all). Its search also reads words that
+merely can be dates ("second", "may", "march" as a verb), so a found expression counts only
+when it holds a unit, a month or day name, a number or "yesterday"/"ago". The spread grows
+with the distance: "yesterday" means that day, "about five months ago" a few weeks either
+side.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+_MONTHS = (
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec"
+)
+_DAYS = "monday tuesday wednesday thursday friday saturday sunday"
+_CUE = re.compile(
+    rf"\b(?:ago|yesterday|last|days?|weeks?|months?|years?|{'|'.join(_MONTHS.split())}|"
+    rf"{'|'.join(_DAYS.split())}|\d{{4}}|\d{{1,2}}/\d{{1,2}})\b",
+    re.IGNORECASE,
+)
+_UNIT_DAYS = (("year", 365.0), ("month", 30.0), ("week", 7.0))
+_MONTH = re.compile(rf"\b(?:{'|'.join(_MONTHS.split())})\b", re.IGNORECASE)
+_search: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    centre: datetime
+    spread_days: float
+    said: str  # the words of the question it was read from
+
+    def weight(self, when: datetime) -> float:
+        """1 at the centre, about 0.6 one spread away, near 0 three spreads away."""
+        days = (when - self.centre).total_seconds() / 86400.0
+        return math.exp(-0.5 * (days / self.spread_days) ** 2)
+
+
+def window(question: str, at: datetime) -> Window | None:
+    """The window the question's first time expression points at, seen from ``at``; None
+    when it names no time (or only one after ``at``)."""
+    if not _CUE.search(question):
+        return None
+    base = at.astimezone(UTC).replace(tzinfo=None)
+    found = _searcher()(
+        question,
+        languages=["en"],
+        settings={"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past"},
+    )
+    for said, when in found or []:
+        if not _CUE.search(said) or when > base + timedelta(days=1):
+            continue
+        unit = next((days for word, days in _UNIT_DAYS if word in said.lower()), 1.0)
+        month = _MONTH.search(said)
+        if month and not re.search(r"\d", said):
+            if not month.group()[0].isupper():
+                continue  # "may", "march": more often a verb than a month in a question
+            when, unit = when.replace(day=15), 30.0  # "in March": the whole month
+        elif re.fullmatch(r"\D*\d{4}\D*", said) and not month:
+            when, unit = when.replace(month=7, day=1), 365.0  # "in 2022": the whole year
+        distance = max((base - when).total_seconds() / 86400.0, 0.0)
+        spread = max(unit / 2, 1.0)
+        if re.search(r"\b(?:ago|last|yesterday)\b", said, re.IGNORECASE):
+            spread += 0.15 * distance  # "about five months ago" is vaguer than "yesterday"
+        return Window(when.replace(tzinfo=UTC), spread, said)
+    return None
+
+
+def _searcher() -> Any:
+    global _search
+    if _search is None:
+        from dateparser.search import search_dates
+
+        _search = search_dates
+    return _search

@@ -1,0 +1,130 @@
+"""Recall on long conversations (issue "Recall on real conversations"): a quoted run of words
+finds its memory first, a one-digit difference is a difference, a rare name outranks a
+frequent word, and each adjustment switched off by name changes only its own part."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+
+from memvault import MemVault
+from tests.conftest import T0
+
+FRAMES = [
+    "When it comes to {a}, the most important thing is to be consistent rather than perfect.",
+    "A lot of people find that {a} gets easier once {b} is part of a weekly routine.",
+    "My favorite approach to {a} is to start small and see how it feels.",
+    "You could also look at {b}, since many people say it was the thing that worked.",
+    "Try not to change {a} and {b} at the same time, or it is hard to tell what helped.",
+    "The usual advice on {b} is to think about cost, time and how much you enjoy it.",
+    "A simple checklist for {b} can save a lot of time over the next few months.",
+    "Many experts suggest reviewing {a} every few weeks and adjusting {b} as needed.",
+]
+WORDS = ["training", "recipes", "budget", "garden", "guitar", "travel", "sleep", "reading"]
+
+
+def _long_reply(rng: random.Random) -> str:
+    """An assistant reply of about 1,500 characters, of sentences every reply shares."""
+    out: list[str] = []
+    while sum(map(len, out)) < 1500:
+        a, b = rng.sample(WORDS, 2)
+        out.append(rng.choice(FRAMES).format(a=a, b=b))
+    return " ".join(out)
+
+
+@pytest.fixture
+def chat(vault: MemVault) -> tuple[MemVault, list[str], list[str]]:
+    """Twelve sessions of short user turns and long assistant replies."""
+    rng = random.Random(3)
+    items, texts = [], []
+    for s in range(12):
+        for t in range(4):
+            user = f"Question {s}-{t}: could you help me with my {rng.choice(WORDS)}?"
+            for speaker, text in (("user", user), ("assistant", _long_reply(rng))):
+                texts.append(text)
+                items.append({
+                    "content": text,
+                    "speaker": speaker,
+                    "session_id": f"s{s}",
+                    "occurred_at": T0 - timedelta(days=60 - 4 * s, minutes=-t),
+                })  # fmt: skip
+    ids = vault.write_many(items, namespace="chat").episode_ids
+    return vault, ids, texts
+
+
+def test_a_run_of_words_quoted_from_the_middle_of_a_long_turn_finds_it_first(
+    chat: tuple[MemVault, list[str], list[str]],
+) -> None:
+    vault, ids, texts = chat
+    at = 41  # an assistant reply: long, made of sentences every reply shares
+    words = texts[at].split()
+    for start in range(len(words) // 3, len(words)):
+        quote = " ".join(words[start : start + 7])
+        if sum(quote in text for text in texts) == 1:  # said in this reply only
+            break
+    else:
+        pytest.fail("no run of seven words unique to the reply")
+    hits = vault.recall(f'You once wrote "{quote}", what was that about?', namespace="chat", k=10)
+    assert hits[0].id == ids[at]
+    assert hits[0].explanation is not None and hits[0].explanation.factors.quoted >= 7
+    # switched off by name, the quote is one candidate among many
+    vault.settings.recall.phrase_words = 0
+    vault.recaller.s.phrase_words = 0
+    plain = vault.recall(f'You once wrote "{quote}", what was that about?', namespace="chat")
+    assert all(h.explanation is None or h.explanation.factors.quoted == 0 for h in plain)
+
+
+def test_a_sibling_that_differs_in_one_digit_does_not_outrank_the_exact_words(
+    vault: MemVault,
+) -> None:
+    said = {}
+    for n, day in (("3", 1), ("7", 5), ("12", 9)):
+        text = f"I fixed bug #{n} in the billing service today."
+        said[n] = vault.write(text, speaker="Ana", now=T0 + timedelta(days=day)).id
+    later = T0 + timedelta(days=30)
+    for n, episode_id in said.items():
+        hits = vault.recall(f"I fixed bug #{n} in the billing service today.", k=1, now=later)
+        assert [h.id for h in hits] == [episode_id], n
+    hits = vault.recall("bug #3", k=1, now=later)  # a short question: the digit is a keyword
+    assert hits[0].id == said["3"]
+
+
+def test_a_rare_name_outranks_turns_that_share_only_a_frequent_word(
+    chat: tuple[MemVault, list[str], list[str]],
+) -> None:
+    vault, _, _ = chat
+    rare = vault.write(
+        "My physio, Dr. Okonkwo, told me to ice the knee twice a day.",
+        speaker="user",
+        namespace="chat",
+        session_id="s5",
+        now=T0 - timedelta(days=39),
+    )
+    hits = vault.recall("What was my favorite advice from Dr. Okonkwo?", namespace="chat", k=3)
+    assert hits[0].id == rare.id
+
+
+def test_two_months_ago_prefers_the_turn_from_then_and_still_returns_the_others(
+    vault: MemVault,
+) -> None:
+    at = T0 + timedelta(days=300)
+    visits = {}
+    for days, place in ((150, "Menya Koji"), (61, "Tonkotsu Ya"), (20, "Kuroi Bowl")):
+        visits[days] = vault.write(
+            f"Tried a new ramen place tonight: {place}.",
+            speaker="user",
+            session_id=f"s{days}",
+            now=at - timedelta(days=days),
+        ).id
+    for n in range(6):
+        vault.write(f"Any tips on keeping basil alive, week {n}?", speaker="user", now=at)
+    question = "Which ramen place did I try about two months ago?"
+    hits = vault.recall(question, k=5, now=at)
+    assert hits[0].id == visits[61]
+    assert hits[0].explanation is not None and hits[0].explanation.signals["time"] > 0.4
+    assert set(visits.values()) <= {h.id for h in hits}
+    vault.recaller.s.channel_weights["time"] = 0.0  # off by name: only its part goes
+    plain = vault.recall(question, k=5, now=at)
+    assert all(h.explanation is None or "time" not in h.explanation.signals for h in plain)

@@ -1,0 +1,58 @@
+"""Time in questions, read against the question's own time (memvault.language.when)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memvault.language.when import window
+
+AT = datetime(2025, 10, 20, 12, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("question", "days_back", "widest"),
+    [
+        ("Which ramen place did I try about two months ago?", 61, 30.0),
+        ("What did I cook last week?", 7, 6.0),
+        ("the concert I went to three weeks ago", 21, 8.0),
+        ("What did I do yesterday?", 1, 1.5),
+        ("What was the thing I tried 5 months ago", 153, 40.0),
+    ],
+)
+def test_a_relative_time_is_read_from_the_question_time(
+    question: str, days_back: int, widest: float
+) -> None:
+    w = window(question, AT)
+    assert w is not None
+    assert abs((AT - w.centre).days - days_back) <= 2
+    assert w.spread_days <= widest
+    # favoured then, and still something either side (a factor, not a filter)
+    assert w.weight(w.centre) == pytest.approx(1.0)
+    assert 0.0 < w.weight(w.centre - timedelta(days=w.spread_days)) < 1.0
+
+
+def test_a_month_or_a_year_is_the_whole_of_it() -> None:
+    march = window("What did I buy in March?", AT)
+    assert march is not None and (march.centre.month, march.centre.day) == (3, 15)
+    assert march.centre.year == 2025 and march.spread_days == 15.0
+    year = window("What did Caroline do in 2022?", AT)
+    assert year is not None and (year.centre.year, year.centre.month) == (2022, 7)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Where do I work now?",
+        "Which happened first, the wedding or the launch?",
+        "What was the second thing I may march to?",  # "may", "march", "second" as words
+        "",
+    ],
+)
+def test_a_question_that_names_no_time_has_no_window(question: str) -> None:
+    assert window(question, AT) is None
+
+
+def test_a_time_after_the_question_is_no_window() -> None:
+    assert window("What is planned for next month?", AT) is None
