@@ -59,6 +59,13 @@ CONFIGS: dict[str, dict[str, Any]] = {
 }
 
 
+for context in (0.5, 0.25, 0.0):
+    for session in (0.4, 0.2, 0.0):
+        CONFIGS[f"context {context}, session {session}"] = {
+            "channel_weights": {"context": context, "session": session}
+        }
+
+
 def ranked(vault: MemVault, questions: list[dict], times: dict, over: dict) -> dict:
     """``rank`` of recall_ablation, also with the keyword index's common-word share set."""
     common = vault.store._keywords.common  # type: ignore[attr-defined]
@@ -138,6 +145,10 @@ def main() -> None:
         turns_path, questions_path = load(name, args.cache, args.users, args.seed)
         turns = read_jsonl(turns_path, ("conv_id", "turn_id", "text"))
         questions = read_jsonl(questions_path, ("conv_id", "question_id", "question"))
+        if name == "locomo":  # conversations alternate between dev and test
+            convs = sorted({q["conv_id"] for q in questions})
+            for q in questions:
+                q["split"] = ("dev", "test")[convs.index(q["conv_id"]) % 2]
         db = args.cache / f"{name}.db"
         vault = (
             MemVault.open(db, sqlite_synchronous="NORMAL")
@@ -146,8 +157,8 @@ def main() -> None:
         )
         try:
             if not args.no_baselines:
-                for system, ranked in baselines(vault, turns, questions, args.k).items():
-                    row = {"set": name, "system": system, **score(questions, ranked, args.k)}
+                for system, order in baselines(vault, turns, questions, args.k).items():
+                    row = {"set": name, "system": system, **score(questions, order, args.k)}
                     print(json.dumps(row), flush=True)
             for config, over in CONFIGS.items():
                 if args.configs and config not in args.configs:

@@ -75,8 +75,9 @@ def rarity(texts: Sequence[str]) -> dict[str, float]:
 
 def extractive_digest(text: str, limit: int, rare: Mapping[str, float] | None = None) -> str:
     """The offline digest: whole sentences of the text, in their order, chosen by how much
-    they name (capitalised words, numbers, dates; machine output such as key=value pairs and
-    paths counts against) and the first one first, within ``limit``. With ``rare``
+    they name (capitalised words past a sentence's first, numbers, dates; machine output such
+    as key=value pairs and paths counts against; the first sentence a little more), within
+    ``limit``. With ``rare``
     (:func:`rarity` over the texts digested together) a sentence also counts by how rare its
     words are: the boilerplate a text shares with the others goes first. It drops sentences;
     it never rewrites them."""
@@ -84,7 +85,7 @@ def extractive_digest(text: str, limit: int, rare: Mapping[str, float] | None = 
     if len(text) <= limit:
         return text
     sentences = [s for s in _SENTENCE.split(text) if s]
-    if len(sentences) == 1 or len(sentences[0]) >= limit:
+    if len(sentences) == 1:
         return clip_chars(sentences[0], limit)
 
     def weight(i: int) -> float:
@@ -93,7 +94,9 @@ def extractive_digest(text: str, limit: int, rare: Mapping[str, float] | None = 
         machine = len(_MACHINE.findall(s)) / words  # key=value, paths: output, not prose
         found = _WORD.findall(s.lower())
         rarest = sum(rare.get(w, 1.0) for w in found) / max(len(found), 1) if rare else 0.0
-        return (2.0 if i == 0 else 0.0) + len(_NAMED.findall(s)) / words - machine + rarest
+        # a capitalised first word is grammar, not a name ("Hey Mel!" names one person)
+        named = len(_NAMED.findall(s)) - bool(re.match(r"[A-Z]", s))
+        return (0.5 if i == 0 else 0.0) + named / words - machine + rarest
 
     chosen: list[int] = []
     seen: set[str] = set()
@@ -107,13 +110,26 @@ def extractive_digest(text: str, limit: int, rare: Mapping[str, float] | None = 
         if used + cost <= limit:
             chosen.append(i)
             used += cost
+    if not chosen:  # every sentence is over the limit: the one that names most, clipped
+        return clip_chars(sentences[max(range(len(sentences)), key=weight)], limit)
     return " ".join(sentences[i] for i in sorted(chosen))
 
 
 def headline(text: str, limit: int) -> str:
-    """A frozen memory's headline: the first sentence, clipped."""
-    first = _SENTENCE.split(" ".join(text.split()), maxsplit=1)[0]
-    return clip_chars(first, limit)
+    """A frozen memory's headline: one line within ``limit``, as many of the text's leading
+    sentences as fit (the digest it is cut from already chose the sentences that name the
+    most), the first one clipped when none fits. A text that fits is kept whole: cutting
+    "Thanks, Gina! I won't quit." to its greeting lost what it said."""
+    line = " ".join(text.split())
+    if len(line) <= limit:
+        return line
+    kept = ""
+    for sentence in (s for s in _SENTENCE.split(line) if s):
+        joined = f"{kept} {sentence}" if kept else sentence
+        if len(joined) > limit:
+            break
+        kept = joined
+    return kept or clip_chars(line, limit)
 
 
 def protection(e: Episode, now: datetime, s: TierSettings, recall: RecallSettings) -> str | None:

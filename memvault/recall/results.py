@@ -41,6 +41,10 @@ class Explanation(BaseModel):
             extra.append(f"effective confidence {f.confidence:.3f}")
         if f.currency != 1.0 or f.currency_note:
             extra.append(f"currency ×{f.currency:.2f}: {f.currency_note}")
+        if f.quoted:
+            extra.append(f"quotes {f.quoted} words of the query verbatim: ranked first")
+        if self.signals.get("time"):
+            extra.append(f"from the time the question names: × {1 + self.signals['time']:.2f}")
         if self.entities:
             extra.append("entities: " + ", ".join(self.entities))
         if self.prefetched:

@@ -28,7 +28,7 @@ LONG = (
     "We chatted about lunch, the weather and a long story about a neighbour's cat. "
     f"{SECRET}, she added, laughing about the last time. "
     "The rollback plan lives in runbook RB-12, owned by Tomas. "
-    "Then more small talk about football, holidays and the coffee machine on floor two."
+    "Then more small talk with Dana about football, holidays and the coffee machine on floor two."
 )
 
 
@@ -64,6 +64,18 @@ def test_the_offline_digest_keeps_whole_named_sentences_within_the_limit() -> No
     assert extractive_digest("short enough", 400) == "short enough"
     assert len(clip_chars("word " * 300, 50)) <= 50 and clip_chars("word " * 300, 50).endswith("…")
     assert headline(LONG, 60) == "Maya moved the billing service to Postgres 16 on March 3."
+
+
+def test_a_headline_keeps_a_short_text_whole_and_a_greeting_gives_way_to_content() -> None:
+    said = "Thanks, Gina! I won't quit, whatever comes my way."
+    assert headline(said, 120) == said  # it fits: nothing to cut
+    turn = (
+        "Hey Mel! So good to hear from you, it has been such a long while since we talked. "
+        "I finally ran the Lisbon half marathon on 12 May in 1:58. "
+        "Anyway, how are the kids doing these days?"
+    )
+    frozen = headline(extractive_digest(turn, 120), 120)
+    assert "Lisbon half marathon on 12 May in 1:58" in frozen and "good to hear" not in frozen
 
 
 def test_use_stretches_the_half_life_up_to_the_cap_and_the_stretch_fades() -> None:

@@ -1,0 +1,104 @@
+"""Never lose a memory, measured on LoCoMo (issue 30's numbers): recall@10 before and after
+three dreams per conversation at a clock one year after its last session, and the count of
+episode merges whose sources differ in a number, a name, a date or a negation
+(memvault.language.claims.distinguishing), which must be 0.
+
+Questions are asked at their own time before and after (the dreams ran later: what they did
+to the vault is what changes). Fact merges are not counted here: a judge's MERGE of facts
+that differ so is refused in the dream itself (memvault/dream/consolidate.py, tested).
+
+    .venv/bin/python bench/dream_safety.py --vault /tmp/fusion/locomo.db
+
+``--vault``: a LoCoMo vault built by bench/recall_fusion.py (copied, never changed); without
+it one is built (a few minutes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from recall_ablation import build, last_times, locomo_score, rank
+
+from memvault import MemVault
+from memvault.eval.recall_eval import namespace_for, read_jsonl
+from memvault.language.claims import distinguishing
+
+DATA = Path("../shared/datasets/locomo")
+
+
+def merges(vault: MemVault, namespaces: list[str]) -> dict[str, object]:
+    """Every survivor's absorbed episodes, checked against it for a distinguishing token."""
+    total, bad = 0, []
+    for ns in namespaces:
+        episodes = {e.id: e for e in vault.store.list_episodes(ns, limit=1_000_000)}
+        for e in episodes.values():
+            for other in e.metadata.get("merged_from", []):
+                total += 1
+                gone = episodes.get(other)
+                if gone is not None and (differ := distinguishing(e.content, gone.content)):
+                    bad.append(
+                        {"kept": e.content, "absorbed": gone.content, "differ": sorted(differ)}
+                    )
+    return {"episode_merges": total, "differing_in_a_detail": len(bad), "examples": bad[:5]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--vault", type=Path, default=None)
+    parser.add_argument("--dreams", type=int, default=3)
+    parser.add_argument("--days-later", type=int, default=365)
+    args = parser.parse_args()
+    turns_path, questions_path = DATA / "turns.jsonl", DATA / "questions.jsonl"
+    turns = read_jsonl(turns_path, ("conv_id", "turn_id", "text"))
+    questions = read_jsonl(questions_path, ("conv_id", "question_id", "question"))
+    times = last_times(turns)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "locomo.db"
+        if args.vault:
+            shutil.copy(args.vault, path)
+            vault = MemVault.open(path, sqlite_synchronous="NORMAL")
+        else:
+            vault = build(path, turns_path, questions_path)
+        before = locomo_score(questions, rank(vault, questions, times, {}))
+        started = time.perf_counter()
+        reports = []
+        for n in range(args.dreams):
+            for conv, last in sorted(times.items()):
+                when = last + timedelta(days=args.days_later + 30 * n)
+                result = vault.dream(
+                    namespace=namespace_for(conv), apply=True, force=True, now=when
+                )
+                reports.append(result.report.get("counts", {}))
+        dream_s = time.perf_counter() - started
+        after = locomo_score(questions, rank(vault, questions, times, {}))
+        merged = merges(vault, sorted({namespace_for(c) for c in times}))
+        vault.close()
+    counts: dict[str, int] = {}
+    for r in reports:
+        for key, value in r.items():
+            if isinstance(value, int):
+                counts[key] = counts.get(key, 0) + value
+    print(json.dumps({
+        "benchmark": "dream_safety",
+        "dreams_per_conversation": args.dreams,
+        "clock": f"last session + {args.days_later} days (+30 per further dream)",
+        "recall@10_before": before,
+        "recall@10_after": after,
+        "drop": round(before["overall"] - after["overall"], 4),
+        "merges": merged,
+        "dream_counts": counts,
+        "dream_s": round(dream_s, 1),
+    }, indent=2))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
