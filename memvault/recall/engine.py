@@ -12,7 +12,10 @@ compares like with like:
     + actor   : w_actor when the memory's speaker (or a fact's subject) is named in the query
     + context : w_context × the best base of its neighbouring turns in the same session
     + session : w_session × the best score in its session (topics cluster in sessions)
+    × time    : 1 + w_time × closeness to the time the question names ("two months ago")
     relevance = that sum / the best sum of this query  ∈ [0, 1]
+
+A memory that holds a run of the query's words verbatim ranks first (memvault.recall.ranking).
 
 Score fusion beats reciprocal rank fusion here because channels differ in strength: ranks
 throw that away (docs/decisions/0002-recall-fusion.md has the measurements).
