@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -15,6 +16,7 @@ from memvault.cli.output import (
     NamespaceOpt,
     console,
     emit,
+    err_console,
     handle_errors,
     open_vault,
     parse_time,
@@ -357,5 +359,41 @@ app.command("forget")(forget_cmd.forget)
 app.command("correct")(forget_cmd.correct)
 
 
+GLOBAL_OPTIONS = ("--db",)  # the options of ``_globals``: each takes one value
+
+
+def hoist_globals(args: list[str], keep: frozenset[str] = frozenset({"demo"})) -> list[str]:
+    """Global options moved before the subcommand, wherever they were typed:
+    ``memvault init --db FILE`` reads as ``memvault --db FILE init`` (git and docker users
+    type them after). Nothing after ``--`` moves, nor anything after a command in ``keep``,
+    whose own ``--db`` means something else (``demo --db``: the demo's file, recreated)."""
+    front: list[str] = []
+    rest: list[str] = []
+    command: str | None = None
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--" or command in keep:
+            rest.extend(args[i:])
+            break
+        if arg.split("=", 1)[0] in GLOBAL_OPTIONS:
+            take = 1 if "=" in arg else 2
+            front.extend(args[i : i + take])
+            i += take
+            continue
+        if command is None and not arg.startswith("-"):
+            command = arg
+        rest.append(arg)
+        i += 1
+    return front + rest
+
+
 def main() -> None:
-    app()
+    args = sys.argv[1:]
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg in GLOBAL_OPTIONS and (i + 1 == len(args) or args[i + 1].startswith("-")):
+            err_console.print(f"[red]{arg} needs a value[/]: {arg} FILE (the vault file)")
+            raise SystemExit(2)
+    app(args=hoist_globals(args))
