@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi_offline import FastAPIOffline
 from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -106,7 +107,9 @@ def create_app(vault: MemVault, jobs: JobQueue) -> FastAPI:
         yield
         jobs.close()
 
-    app = FastAPI(
+    # /docs and /redoc serve Swagger UI and ReDoc from the installed fastapi-offline package:
+    # the pages work with no network (FastAPI's own load them from a CDN)
+    app = FastAPIOffline(
         title="memvault",
         version="1",
         summary="Long-term memory for AI agents: write, recall, dream, review.",

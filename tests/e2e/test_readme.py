@@ -132,6 +132,24 @@ def test_every_readme_command_runs_in_the_venv_its_first_command_makes(tmp_path:
     assert done.returncode == 0, said[-6000:]
     assert "restored" in done.stdout  # the dream block's undo
     assert "recall@10" in said  # the evaluation ran on the user's files
-    answer = done.stdout.strip().splitlines()[-1]  # the server's recall, the last command
-    hits = json.loads(answer)["hits"]
-    assert any("Lisbon" in h["text"] for h in hits)
+    said_json = _objects(done.stdout)  # curl prints each answer without a newline
+    recalls = [r["hits"] for r in said_json if "hits" in r]
+    assert any("Lisbon" in h["text"] for hits in recalls for h in hits)  # the server's recall
+    assert "Biscuit" in recalls[-1][0]["text"]  # the REST write, found by meaning and words
+    erased = [r for r in said_json if "episode_ids" in r and "applied" in r]
+    assert [r["applied"] for r in erased] == [False, True]  # the preview, then the erase
+    assert erased[0]["episode_ids"] == erased[1]["episode_ids"]
+
+
+def _objects(text: str) -> list[dict]:
+    """Every JSON object printed in ``text``, in order."""
+    decoder, found, i = json.JSONDecoder(), [], 0
+    while (i := text.find("{", i)) != -1:
+        try:
+            obj, i = decoder.raw_decode(text, i)
+        except ValueError:
+            i += 1
+            continue
+        if isinstance(obj, dict):
+            found.append(obj)
+    return found
