@@ -40,7 +40,7 @@ def _globals(
         typer.Option(
             "--db",
             envvar="MEMVAULT_DB_PATH",
-            help="The vault file (default: ~/.memvault/memvault.db).",
+            help="The vault file (default: ~/.memvault/memvault.db); before or after the command.",
         ),
     ] = None,
 ) -> None:
