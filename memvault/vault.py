@@ -27,7 +27,7 @@ from memvault.ingest.pipeline import Writer, WriteResult
 from memvault.ingest.reembed import ReembedReport, reembed
 from memvault.interop.dump import DumpSummary, export_namespace, import_namespace
 from memvault.interop.sdk import InteropMethods
-from memvault.kg.model import NAMESPACE_PATTERN, Episode, Fact, new_id
+from memvault.kg.model import NAMESPACE_PATTERN, Episode, Fact, fact_order, new_id
 from memvault.kg.store import Batch, Doc, FactQuery
 from memvault.persona.sdk import PersonaMethods
 from memvault.profile import recall_log
@@ -292,7 +292,7 @@ class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods, Forge
         if as_of is not None:
             at = ensure_utc(as_of, "as_of")
             believed: dict[tuple[str, str, str], Fact] = {}
-            for f in sorted(found, key=lambda f: (f.expired_at is not None, f.valid_at, f.id)):
+            for f in sorted(found, key=lambda f: (f.expired_at is not None, *fact_order(f))):
                 if f.believed_at(at):  # exact duplicates a dream merged since: listed once
                     believed.setdefault(f.key(), f)
             return list(believed.values())[:limit]

@@ -271,3 +271,15 @@ def _require_finite(value: float, name: str) -> float:
     if not math.isfinite(value):
         raise ValueError(f"{name} must be a finite number, got {value!r}")
     return value
+
+
+def episode_order(e: Episode) -> tuple[datetime, str, int, str, str]:
+    """A total order of episodes that is the same on every run: time, then session and order
+    in it, then the text; the random id decides only between identical turns."""
+    return (e.occurred_at, e.session_id or "", e.position or 0, e.content, e.id)
+
+
+def fact_order(f: Fact) -> tuple[datetime, datetime, str, str]:
+    """A total order of facts that is the same on every run: valid from, learned, then the
+    statement; the random id decides only between identical statements."""
+    return (f.valid_at, f.created_at, f.statement, f.id)

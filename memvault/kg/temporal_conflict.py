@@ -26,7 +26,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from memvault.kg.model import Fact, normalize_name
+from memvault.kg.model import Fact, fact_order, normalize_name
 
 Decision = Literal["MERGE", "SUPERSEDE", "COEXIST"]
 
@@ -76,11 +76,7 @@ def duplicate_groups(facts: Iterable[Fact]) -> list[list[Fact]]:
     groups: dict[tuple[str, str, str], list[Fact]] = defaultdict(list)
     for f in facts:
         groups[f.key()].append(f)
-    return [
-        sorted(g, key=lambda f: (f.valid_at, f.created_at, f.id))
-        for g in groups.values()
-        if len(g) > 1
-    ]
+    return [sorted(g, key=fact_order) for g in groups.values() if len(g) > 1]
 
 
 def find_conflicts(
@@ -96,11 +92,11 @@ def find_conflicts(
             groups[(f.subject_id, f.predicate)].append(f)
     out: list[Conflict] = []
     for group in groups.values():
-        ordered = sorted(group, key=lambda f: (f.valid_at, f.created_at, f.id))
+        ordered = sorted(group, key=fact_order)
         for old, new in itertools.pairwise(ordered):
             if normalize_name(old.object) != normalize_name(new.object):
                 out.append(Conflict(old=old, new=new, volatile=new.predicate in changing))
-    return out
+    return sorted(out, key=lambda c: (fact_order(c.new), fact_order(c.old)))
 
 
 def rule_verdict(conflict: Conflict) -> Verdict:

@@ -339,7 +339,7 @@ def chains(said: Iterable[Said]) -> list[Link]:
             by[(s.speaker.lower(), st.attribute)].append((s, st.value))
     links: list[Link] = []
     for (_, attribute), items in by.items():
-        items.sort(key=lambda sv: (sv[0].at, sv[0].id))
+        items.sort(key=lambda sv: (sv[0].at, sv[0].text, sv[0].id))
         for i, (old, value) in enumerate(items):
             for new, other in items[i + 1 :]:
                 if new.at <= old.at or adds(new.text):

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from memvault.kg.model import Fact, normalize_name
+from memvault.kg.model import Fact, fact_order, normalize_name
 from memvault.kg.updates import asking_words
 
 _HISTORY = re.compile(
@@ -94,7 +94,7 @@ def contested(
             groups[(f.subject_id, f.predicate)].append(f)
     out: dict[str, Fact] = {}
     for members in groups.values():
-        current = sorted(members, key=lambda f: f.valid_at)
+        current = sorted(members, key=fact_order)
         out.update({f.id: current[-1] for f in _older_values(current)})
     return out
 
@@ -150,7 +150,7 @@ def assess(
     lifted: set[str] = set()
     demoted: dict[str, Verdict] = {}
     for (_, predicate), members in groups.items():
-        current = sorted((f for f in members if f.is_valid_at(at)), key=lambda f: f.valid_at)
+        current = sorted((f for f in members if f.is_valid_at(at)), key=fact_order)
         if not current:
             continue
         if not asked & stems(predicate.replace("_", " ")):

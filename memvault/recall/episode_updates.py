@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
-from memvault.kg.model import Episode, Replacement
+from memvault.kg.model import Episode, Replacement, episode_order
 from memvault.kg.updates import Link, Said, asked_attributes, chains, statements
 from memvault.persona.service import ASSISTANTS
 from memvault.recall.currency import Verdict, is_history_question
@@ -178,7 +178,7 @@ def _newest_statements(
             continue
         for attribute in {st.attribute for st in statements(e.content)} & asked:
             key = (speaker, attribute)
-            if key not in newest or e.occurred_at > newest[key].occurred_at:
+            if key not in newest or episode_order(e) > episode_order(newest[key]):
                 newest[key] = e
     return [
         (e, attribute) for (_, attribute), e in newest.items() if not links_at(e, at, {attribute})

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from memvault.config import RecallSettings
-from memvault.kg.model import Episode, Fact
+from memvault.kg.model import Episode, Fact, episode_order, fact_order
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment
 from memvault.recall.results import Hit
@@ -46,10 +46,19 @@ def rank(
     _answers_rank_first(scored, set(verdicts.episode_answers), "episode", s.current_factor)
     _answers_rank_first(scored, {f.id for f in verdicts.answers}, "fact", s.answer_factor)
     _quotes_rank_first(scored, c.signal["phrase"])
-    scored.sort(key=lambda item: (-item[1].score, item[0][1]))
+    scored.sort(key=lambda item: (-item[1].score, _order(c, item[0])))
     if s.session_cap:
         scored = _spread(scored, c, s.session_cap)
     return [_hit(c, key, factors) for key, factors in scored[:k]]
+
+
+def _order(c: Candidates, key: Key) -> tuple[object, ...]:
+    """Between equal scores, the same order on every run: episodes before facts, then time,
+    session order and text (random ids only between identical records)."""
+    kind, rid = key
+    if kind == "episode":
+        return (0, *episode_order(c.episodes[rid]))
+    return (1, *fact_order(c.facts[rid]))
 
 
 def _quotes_rank_first(scored: list[tuple[Key, Factors]], runs: dict[Key, float]) -> None:

@@ -41,3 +41,22 @@ def test_demo_writes_recalls_dreams_and_fills_the_inbox(
     }
     again = run_demo(tmp_path / "demo.db", Console(file=io.StringIO()))  # re-runnable
     assert again["lives_in_now"] == ["Lisbon"]
+
+
+def test_two_demo_runs_print_the_same_text_apart_from_ids(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Statements made at the same time are ordered by time, session order and text, never by
+    their random ids: the review proposes the same change and recall explains the same way
+    on every run."""
+    import re
+
+    monkeypatch.setenv("MEMVAULT_EMBEDDER", "hashing")
+    runs = []
+    for n in range(2):
+        out = io.StringIO()
+        run_demo(tmp_path / f"demo{n}.db", Console(file=out, width=120))
+        text = re.sub(r"[0-9a-f]{12,}", "ID", out.getvalue())
+        text = re.sub(r"\b(?:rv|dr)_[0-9A-Za-z_]+", "RUN", text)
+        runs.append(text.replace(str(tmp_path / f"demo{n}.db"), "DB"))
+    assert runs[0] == runs[1]
