@@ -15,7 +15,8 @@ compares like with like:
     × time    : 1 + w_time × closeness to the time the question names ("two months ago")
     relevance = that sum / the best sum of this query  ∈ [0, 1]
 
-A memory that holds a run of the query's words verbatim ranks first (memvault.recall.ranking).
+A memory that holds a run of the query's words verbatim ranks first (memvault.recall.ranking). The
+steps that need no store are functions in memvault.recall.fusion.
 
 Score fusion beats reciprocal rank fusion here because channels differ in strength: ranks
 throw that away (docs/decisions/0002-recall-fusion.md has the measurements).
@@ -23,7 +24,6 @@ throw that away (docs/decisions/0002-recall-fusion.md has the measurements).
 
 from __future__ import annotations
 
-import bisect
 import gc
 import math
 from collections import OrderedDict, defaultdict
@@ -38,16 +38,13 @@ from memvault.embed import Embedder
 from memvault.kg.model import Episode, normalize_name
 from memvault.kg.store import FactQuery, Store
 from memvault.kg.updates import STATEMENT_WORDS, asked_attributes, statements
-from memvault.language.when import window
-from memvault.recall import episode_updates
+from memvault.recall import episode_updates, fusion
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment, Verdict, assess
 from memvault.recall.query import (
     keyword_terms,
-    longest_run,
     name_candidates,
     phrase_windows,
-    plain_words,
     vector_text,
 )
 from memvault.recall.ranking import rank
@@ -106,12 +103,12 @@ class Recaller:
         if not c.keys:
             return []
         self._load(c, vector)
-        self._phrases(c, query)
-        base = self._base(c)
+        fusion.quoted(c, query, self.s.phrase_words)
+        base = fusion.base(c, self.s)
         score = self._context(c, base, vector)
-        score = self._actor_bonus(c, score, self._named(c))
-        score = self._session(c, score)
-        score = self._when(c, score, query, at)
+        score = fusion.actor_bonus(c, score, self._named(c), self.s.channel_weights)
+        score = fusion.session_lift(c, score, self.s.channel_weights)
+        score = fusion.time_lift(c, score, query, at, self.s.channel_weights)
         verdicts = self._currency(c, query, vector, at, score, k)
         self._discount_lent(c, score, verdicts)
         hits = rank(c, score, at, verdicts, k, self.s)
@@ -155,15 +152,6 @@ class Recaller:
             c.quoting = [rid for rid, _ in quoting]
             for rid in c.quoting:
                 c.keys.setdefault(("episode", rid), None)
-
-    def _phrases(self, c: Candidates, query: str) -> None:
-        """The longest run of the query's words each possible quote holds verbatim."""
-        words = plain_words(query)
-        for rid in c.quoting:
-            e = c.episodes.get(rid)
-            run = longest_run(words, e.content) if e is not None else 0
-            if run >= self.s.phrase_words:
-                c.signal["phrase"][("episode", rid)] = float(run)
 
     def _telling(
         self, namespace: str, kind: Literal["episode", "fact"], found: list[tuple[str, float]]
@@ -249,65 +237,6 @@ class Recaller:
         return out
 
     # -- fusion ---------------------------------------------------------------------------
-    def _base(self, c: Candidates) -> dict[Key, float]:
-        """What the memory says: dense, keyword and graph signals, each scaled by its best
-        (``fusion = "score"``) or by its rank among the candidates (``"rank"``)."""
-        w = self.s.channel_weights
-        if self.s.fusion == "rank":
-            return self._rank_base(c, w)
-        tops = {
-            name: max((max(v, 0.0) for v in c.signal[name].values()), default=0.0)
-            for name in ("dense", "keyword", "graph")
-        }
-        base: dict[Key, float] = {}
-        for key in c.keys:
-            total = 0.0
-            for name, top in tops.items():
-                if top > 0:
-                    total += w.get(name, 0.0) * max(c.signal[name].get(key, 0.0), 0.0) / top
-            base[key] = total
-        return base
-
-    def _rank_base(self, c: Candidates, w: dict[str, float]) -> dict[Key, float]:
-        """Weighted reciprocal ranks: a channel's best candidate gets the channel's weight,
-        its r-th ``w·(k+1)/(k+r)``; a candidate the channel did not find gets nothing from it.
-        Ranks keep a rare strong match from being drowned by a channel whose scores are
-        bunched (cosines of long turns) or spiky (bm25), whatever the scale."""
-        base: dict[Key, float] = dict.fromkeys(c.keys, 0.0)
-        k = self.s.rank_k
-        for name in ("dense", "keyword", "graph"):
-            weight = w.get(name, 0.0)
-            found = [(v, key) for key, v in c.signal[name].items() if v > 0 and key in base]
-            if weight <= 0 or not found:
-                continue
-            found.sort(key=lambda item: (-item[0], item[1]))
-            for r, (_, key) in enumerate(found, start=1):
-                base[key] += weight * (k + 1) / (k + r)
-        return base
-
-    def _actor_bonus(
-        self, c: Candidates, score: dict[Key, float], named: set[str]
-    ) -> dict[Key, float]:
-        """Who said it: a memory whose speaker (a fact: whose subject) the query names."""
-        weight = self.s.channel_weights.get("actor", 0.0)
-        if not named or weight <= 0:
-            return score
-        out = dict(score)
-        for key in score:
-            if self._actor(c, key) in named:
-                c.signal["actor"][key] = 1.0
-                out[key] += weight
-        return out
-
-    @staticmethod
-    def _actor(c: Candidates, key: Key) -> str | None:
-        kind, rid = key
-        if kind == "episode":
-            e = c.episodes.get(rid)
-            return normalize_name(e.speaker) if e and e.speaker else None
-        f = c.facts.get(rid)
-        return normalize_name(f.subject) if f else None
-
     def _context(
         self, c: Candidates, base: dict[Key, float], vector: np.ndarray
     ) -> dict[Key, float]:
@@ -328,7 +257,7 @@ class Recaller:
             for i in fresh:
                 key = ("episode", i)
                 c.keys.setdefault(key, None)
-                base[key] = self._dense_base(c.signal["dense"].get(key, 0.0), dense)
+                base[key] = fusion.dense_base(c.signal["dense"].get(key, 0.0), dense, self.s)
         score = dict(base)
         for anchor_id, ids in around.items():
             for i in ids:
@@ -339,61 +268,6 @@ class Recaller:
         for key, lift in c.signal["context"].items():
             score[key] = score.get(key, 0.0) + lift
         return score
-
-    def _dense_base(self, cosine: float, dense: list[float]) -> float:
-        """The base of a turn only the dense signal knows (a neighbour joining late): its
-        cosine over the best (score fusion), or the reciprocal of the rank its cosine has
-        among the candidates' (rank fusion). ``dense``: the positive cosines, best first."""
-        weight = self.s.channel_weights.get("dense", 0.0)
-        if cosine <= 0 or not dense:
-            return 0.0
-        if self.s.fusion == "score":
-            return weight * cosine / dense[0]
-        r = 1 + bisect.bisect_left([-v for v in dense], -cosine)
-        return weight * (self.s.rank_k + 1) / (self.s.rank_k + r)
-
-    def _session(self, c: Candidates, score: dict[Key, float]) -> dict[Key, float]:
-        weight = self.s.channel_weights.get("session", 0.0)
-        if weight <= 0:
-            return score
-        best: dict[str, float] = defaultdict(float)
-        source: dict[str, str] = {}
-        for (kind, rid), value in score.items():
-            e = c.episodes.get(rid) if kind == "episode" else None
-            if e is not None and e.session_id is not None and value > best[e.session_id]:
-                best[e.session_id], source[e.session_id] = value, rid
-        out = dict(score)
-        for key in score:
-            e = c.episodes.get(key[1]) if key[0] == "episode" else None
-            if e is not None and e.session_id is not None:
-                c.signal["session"][key] = weight * best[e.session_id]
-                out[key] += c.signal["session"][key]
-                if e.session_id in source:
-                    c.lent[("session", key)] = source[e.session_id]
-        return out
-
-    def _when(
-        self, c: Candidates, score: dict[Key, float], query: str, at: datetime
-    ) -> dict[Key, float]:
-        """A question that names a time ("about two months ago", "in March") favours the
-        memories from then: × (1 + w_time · closeness), closeness 1 at the window's centre
-        and fading with distance (memvault.language.when). Never a filter."""
-        weight = self.s.channel_weights.get("time", 0.0)
-        w = window(query, at) if weight > 0 else None
-        if w is None:
-            return score
-        out = dict(score)
-        for key, value in score.items():
-            kind, rid = key
-            record = c.episodes.get(rid) if kind == "episode" else c.facts.get(rid)
-            if record is None:
-                continue
-            when = record.occurred_at if isinstance(record, Episode) else record.valid_at
-            lift = weight * w.weight(when)
-            if lift >= 1e-3:
-                c.signal["time"][key] = round(lift, 6)
-                out[key] = value * (1.0 + lift)
-        return out
 
     @staticmethod
     def _discount_lent(c: Candidates, score: dict[Key, float], verdicts: Assessment) -> None:

@@ -1,0 +1,154 @@
+"""The pure steps of recall's fusion, each a function of the candidates and the settings: the
+base relevance (score or rank fusion of the dense, keyword and graph channels), and the
+adjustments on top of it that need no store: who said it (actor), the session's best
+(session), the time the question names (time), the query's words quoted verbatim (phrase).
+Each records its signal on the candidates, so a hit's explanation shows its part, and each
+is switched off by name (a weight of 0, ``phrase_words = 0``). The context lift reads the
+store (session neighbours) and lives in the engine."""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from collections.abc import Mapping
+from datetime import datetime
+
+from memvault.config import RecallSettings
+from memvault.kg.model import Episode, normalize_name
+from memvault.language.when import window
+from memvault.recall.candidates import Candidates, Key
+from memvault.recall.query import longest_run, plain_words
+
+CHANNELS = ("dense", "keyword", "graph")
+
+
+def quoted(c: Candidates, query: str, min_words: int) -> None:
+    """The longest run of the query's words each possible quote holds verbatim (at least
+    ``min_words``), as the ``phrase`` signal; ranking puts those first."""
+    words = plain_words(query)
+    for rid in c.quoting:
+        e = c.episodes.get(rid)
+        run = longest_run(words, e.content) if e is not None else 0
+        if min_words > 0 and run >= min_words:
+            c.signal["phrase"][("episode", rid)] = float(run)
+
+
+def base(c: Candidates, s: RecallSettings) -> dict[Key, float]:
+    """What the memory says: dense, keyword and graph signals, each scaled by its best
+    (``fusion = "score"``) or by its rank among the candidates (``"rank"``)."""
+    w = s.channel_weights
+    if s.fusion == "rank":
+        return rank_base(c, w, s.rank_k)
+    tops = {
+        name: max((max(v, 0.0) for v in c.signal[name].values()), default=0.0) for name in CHANNELS
+    }
+    out: dict[Key, float] = {}
+    for key in c.keys:
+        total = 0.0
+        for name, top in tops.items():
+            if top > 0:
+                total += w.get(name, 0.0) * max(c.signal[name].get(key, 0.0), 0.0) / top
+        out[key] = total
+    return out
+
+
+def rank_base(c: Candidates, w: Mapping[str, float], k: int) -> dict[Key, float]:
+    """Weighted reciprocal ranks: a channel's best candidate gets the channel's weight, its
+    r-th ``w·(k+1)/(k+r)``; a candidate the channel did not find gets nothing from it. Ranks
+    keep a rare strong match from being drowned by a channel whose scores are bunched
+    (cosines of long turns) or spiky (bm25), whatever the scale."""
+    out: dict[Key, float] = dict.fromkeys(c.keys, 0.0)
+    for name in CHANNELS:
+        weight = w.get(name, 0.0)
+        found = [(v, key) for key, v in c.signal[name].items() if v > 0 and key in out]
+        if weight <= 0 or not found:
+            continue
+        found.sort(key=lambda item: (-item[0], item[1]))
+        for r, (_, key) in enumerate(found, start=1):
+            out[key] += weight * (k + 1) / (k + r)
+    return out
+
+
+def dense_base(cosine: float, dense: list[float], s: RecallSettings) -> float:
+    """The base of a turn only the dense signal knows (a neighbour joining late): its cosine
+    over the best (score fusion), or the reciprocal of the rank its cosine has among the
+    candidates' (rank fusion). ``dense``: the positive cosines, best first."""
+    weight = s.channel_weights.get("dense", 0.0)
+    if cosine <= 0 or not dense:
+        return 0.0
+    if s.fusion == "score":
+        return weight * cosine / dense[0]
+    r = 1 + bisect.bisect_left([-v for v in dense], -cosine)
+    return weight * (s.rank_k + 1) / (s.rank_k + r)
+
+
+def actor_bonus(
+    c: Candidates, score: dict[Key, float], named: set[str], w: Mapping[str, float]
+) -> dict[Key, float]:
+    """Who said it: a memory whose speaker (a fact: whose subject) the query names."""
+    weight = w.get("actor", 0.0)
+    if not named or weight <= 0:
+        return score
+    out = dict(score)
+    for key in score:
+        if actor(c, key) in named:
+            c.signal["actor"][key] = 1.0
+            out[key] += weight
+    return out
+
+
+def actor(c: Candidates, key: Key) -> str | None:
+    kind, rid = key
+    if kind == "episode":
+        e = c.episodes.get(rid)
+        return normalize_name(e.speaker) if e and e.speaker else None
+    f = c.facts.get(rid)
+    return normalize_name(f.subject) if f else None
+
+
+def session_lift(
+    c: Candidates, score: dict[Key, float], w: Mapping[str, float]
+) -> dict[Key, float]:
+    """Every memory takes ``w_session`` × the best score in its session (topics cluster)."""
+    weight = w.get("session", 0.0)
+    if weight <= 0:
+        return score
+    best: dict[str, float] = defaultdict(float)
+    source: dict[str, str] = {}
+    for (kind, rid), value in score.items():
+        e = c.episodes.get(rid) if kind == "episode" else None
+        if e is not None and e.session_id is not None and value > best[e.session_id]:
+            best[e.session_id], source[e.session_id] = value, rid
+    out = dict(score)
+    for key in score:
+        e = c.episodes.get(key[1]) if key[0] == "episode" else None
+        if e is not None and e.session_id is not None:
+            c.signal["session"][key] = weight * best[e.session_id]
+            out[key] += c.signal["session"][key]
+            if e.session_id in source:
+                c.lent[("session", key)] = source[e.session_id]
+    return out
+
+
+def time_lift(
+    c: Candidates, score: dict[Key, float], query: str, at: datetime, w: Mapping[str, float]
+) -> dict[Key, float]:
+    """A question that names a time ("about two months ago", "in March") favours the
+    memories from then: × (1 + w_time · closeness), closeness 1 at the window's centre and
+    fading with distance (memvault.language.when). Never a filter."""
+    weight = w.get("time", 0.0)
+    found = window(query, at) if weight > 0 else None
+    if found is None:
+        return score
+    out = dict(score)
+    for key, value in score.items():
+        kind, rid = key
+        record = c.episodes.get(rid) if kind == "episode" else c.facts.get(rid)
+        if record is None:
+            continue
+        when = record.occurred_at if isinstance(record, Episode) else record.valid_at
+        lift = weight * found.weight(when)
+        if lift >= 1e-3:
+            c.signal["time"][key] = round(lift, 6)
+            out[key] = value * (1.0 + lift)
+    return out
