@@ -150,11 +150,16 @@ def run_demo(path: Path, console: Console | None = None) -> dict[str, Any]:
             "[yellow]Not said since June, the answer-length preference has faded below "
             "the floor: kept, no longer current.[/]"
         )
+    # the demo's own clock, so that each command shows what the demo showed
+    at = clock.now().date().isoformat()
     console.print(
-        f"\nvault file: {path}\n  try: memvault --db {path} recall 'running' -n maya"
+        f"\nvault file: {path}\n  try: memvault --db {path} recall 'running' -n maya --now {at}"
+        f"\n       memvault --db {path} persona attitudes -n maya --as-of {at}"
+        f"\n       memvault --db {path} review list -n maya --status all"
         f"\n       memvault --db {path} dream report {summary['run_id']} -n maya"
         f"\n       memvault --db {path} dream undo {summary['run_id']} -n maya"
-        f"\n       memvault --db {path} lint -n maya"
+        f"\n       memvault --db {path} lint -n maya",
+        soft_wrap=True,  # one command a line, whatever the terminal's width: copy and paste
     )
     return summary
 

@@ -60,3 +60,36 @@ def test_two_demo_runs_print_the_same_text_apart_from_ids(
         text = re.sub(r"\b(?:rv|dr)_[0-9A-Za-z_]+", "RUN", text)
         runs.append(text.replace(str(tmp_path / f"demo{n}.db"), "DB"))
     assert runs[0] == runs[1]
+
+
+def test_the_commands_the_demo_suggests_work_as_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Printed with the demo's clock and one to a line, each shows what the demo promised:
+    the recall, the persona as of the demo's day, the review the human rejected, the run."""
+    import shlex
+
+    from typer.testing import CliRunner
+
+    from memvault.cli.main import app
+
+    monkeypatch.setenv("MEMVAULT_EMBEDDER", "hashing")
+    monkeypatch.setenv("MEMVAULT_DATA_DIR", str(tmp_path / "data"))
+    out = io.StringIO()
+    run_demo(tmp_path / "demo.db", Console(file=out, width=60))  # narrow: lines must not wrap
+    lines = [
+        line.strip().removeprefix("try:").strip()
+        for line in out.getvalue().splitlines()
+        if "memvault --db" in line
+    ]
+    assert len(lines) == 6
+    said = {}
+    for line in lines:
+        args = shlex.split(line)[1:]
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, (line, result.output)
+        said[args[2]] = result.output
+    assert "running" in said["recall"]
+    assert "dark mode" in said["persona"]
+    assert "rejected" in said["review"]
+    assert "restored" in said["dream"] or "applied" in said["dream"]
