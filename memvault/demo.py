@@ -151,10 +151,10 @@ def run_demo(path: Path, console: Console | None = None) -> dict[str, Any]:
             "the floor: kept, no longer current.[/]"
         )
     # the demo's own clock, so that each command shows what the demo showed
-    at = clock.now().date().isoformat()
+    day = clock.now().date().isoformat()
     console.print(
-        f"\nvault file: {path}\n  try: memvault --db {path} recall 'running' -n maya --now {at}"
-        f"\n       memvault --db {path} persona attitudes -n maya --as-of {at}"
+        f"\nvault file: {path}\n  try: memvault --db {path} recall 'running' -n maya --now {day}"
+        f"\n       memvault --db {path} persona attitudes -n maya --as-of {day}"
         f"\n       memvault --db {path} review list -n maya --status all"
         f"\n       memvault --db {path} dream report {summary['run_id']} -n maya"
         f"\n       memvault --db {path} dream undo {summary['run_id']} -n maya"
