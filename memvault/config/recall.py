@@ -1,0 +1,143 @@
+"""How recall ranks (``MEMVAULT_RECALL__*``): docs/recall.md, docs/configuration.md."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from memvault.kg.model import MemoryType
+
+
+class RecallSettings(BaseModel):
+    """How recall ranks. Each factor of the composite score is explained per hit."""
+
+    k: int = Field(default=10, ge=1, le=1000)
+    candidates: int = Field(default=100, ge=1, le=5000, description="Per channel.")
+    query_cache: int = Field(
+        default=1024, ge=0, description="Query vectors kept for repeated queries (0: none)."
+    )
+    freeze_gc: bool = Field(
+        default=True,
+        description="After the process's first recall, freeze what is alive (gc.freeze) so "
+        "the collector's full passes stop walking the model and indexes.",
+    )
+    channel_weights: dict[str, float] = Field(
+        default_factory=lambda: {
+            "dense": 0.4,
+            "keyword": 0.6,
+            "graph": 0.1,
+            "actor": 0.3,
+            "context": 0.25,
+            "session": 0.2,
+            "time": 0.5,
+        },
+        description="Weights of the relevance signals (see memvault.recall.engine).",
+    )
+    fusion: Literal["score", "rank"] = Field(
+        default="score",
+        description="How the base relevance joins the channels: 'score' (each channel's "
+        "score over its best, weighted) or 'rank' (weighted reciprocal ranks, k = rank_k).",
+    )
+    rank_k: int = Field(default=60, ge=1, description="Reciprocal rank fusion's k.")
+    phrase_words: int = Field(
+        default=5,
+        ge=0,
+        description="A memory holding this many consecutive words of the query verbatim "
+        "(two of them not stop words) ranks first, the longest run first (0: off).",
+    )
+    session_cap: int = Field(
+        default=0,
+        ge=0,
+        description="At most this many of one session's memories before every other "
+        "session's best has had its place (0: no cap).",
+    )
+    # per-type age decay exp(-λ·age_days); facts age through effective confidence instead
+    decay_per_day: dict[MemoryType, float] = Field(
+        default_factory=lambda: {
+            MemoryType.USER: 0.0005,
+            MemoryType.REFERENCE: 0.001,
+            MemoryType.FEEDBACK: 0.002,
+            MemoryType.PROJECT: 0.01,
+            MemoryType.EPISODIC: 0.0005,
+        }
+    )
+    fact_half_life_days: float = Field(default=180.0, gt=0)
+    currency: bool = Field(
+        default=True, description="Rank what was replaced below what replaced it (recall.md)."
+    )
+    outdated_factor: float = Field(
+        default=0.3, gt=0, le=1, description="Score factor of a superseded fact's evidence."
+    )
+    contested_factor: float = Field(
+        default=0.5, gt=0, le=1, description="...of an older value of a single-valued predicate."
+    )
+    current_factor: float = Field(
+        default=1.2, ge=1, description="...of the evidence of a fact that replaced another."
+    )
+    answer_factor: float = Field(
+        default=1.3, ge=1, description="...of a current fact about what the query asks."
+    )
+    currency_max_facts: int = Field(default=5000, ge=1, description="Facts read per recall.")
+    currency_statements: int = Field(
+        default=20,
+        ge=0,
+        le=200,
+        description="Statements of the asked attribute looked for by their usual words.",
+    )
+    currency_facts_checked: int = Field(
+        default=10,
+        ge=0,
+        description="The leading facts whose source episodes are checked for newer statements.",
+    )
+    access_boost_step: float = Field(default=0.1, ge=0)
+    access_boost_cap: int = Field(default=10, ge=0)
+    log: bool = Field(
+        default=True,
+        description="Keep each recall in the recall log (verdicts and knowledge gaps read it).",
+    )
+    age_decay: bool = Field(
+        default=True,
+        description="false: no age decay in ranking (set by dream.hygiene.confidence_decay).",
+    )
+    speakers_in_query_vector: bool = Field(
+        default=False,
+        description="Embed the query with the names of the namespace's speakers in it (they "
+        "are out of every episode's vector; docs/decisions/0010). For comparison only.",
+    )
+    digest_factor: float = Field(
+        default=1.0,
+        gt=0,
+        le=1,
+        description="A cold digest ranks × this (1: as its text says; it keeps what was "
+        "asked of it, measured in bench/tiers_sim.py).",
+    )
+    headline_factor: float = Field(
+        default=0.7, gt=0, le=1, description="A frozen headline ranks × this."
+    )
+    access_stretch_cap: float = Field(
+        default=10.0, ge=1, description="Use stretches a memory's half-life up to this many times."
+    )
+    access_fade_days: float = Field(
+        default=30.0, gt=0, description="Days without use over which that stretch fades back to 1."
+    )
+    sticky_min_access: int = Field(default=5, ge=0)
+    sticky_base: float = Field(default=0.95, gt=0, le=1)
+    sticky_offset: float = Field(default=3.0, ge=0)
+    sticky_cap: float = Field(default=30.0, ge=0)
+    context_window: int = Field(
+        default=1, ge=0, le=5, description="Neighbouring turns of a hit that share its score."
+    )
+    context_anchors: int = Field(
+        default=10,
+        ge=0,
+        le=500,
+        description="How many of the strongest episodes lend their neighbours a share.",
+    )
+    graph_max_entity_share: float = Field(
+        default=0.2,
+        gt=0,
+        le=1,
+        description="Entities named in more than this share of a namespace's episodes are "
+        "too common to seed the graph channel (e.g. the two speakers of a chat).",
+    )
