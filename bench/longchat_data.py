@@ -36,7 +36,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from temporal_data import save
+from temporal_data import save, turn
 
 SPLIT = {0: "dev", 1: "test", 2: "dev", 3: "test"}
 
@@ -304,14 +304,8 @@ def generate(users: int, seed: int) -> tuple[list[dict[str, Any]], list[dict[str
                 ):
                     counter += 1
                     turn_id = f"{conv}:t{counter:05d}"
-                    turns.append({
-                        "conv_id": conv,
-                        "session_id": f"{conv}:s{s:03d}",
-                        "session_time_iso": times[s].isoformat(),
-                        "turn_id": turn_id,
-                        "speaker": speaker,
-                        "text": said_text,
-                    })  # fmt: skip
+                    session = f"{conv}:s{s:03d}"
+                    turns.append(turn(conv, session, times[s], turn_id, speaker, said_text))
                     if isinstance(t, tuple):
                         key = t if t[0] not in {"relative-time", "knowledge-update"} else t[:2]
                         if t[0] in {"relative-time", "knowledge-update"} and not t[2]:

@@ -29,7 +29,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from temporal_data import save
+from temporal_data import save, turn
 
 ITEMS = [
     ("cast-iron skillet", "Harlow's", "the camping trip"),
@@ -195,14 +195,9 @@ def generate(
                 for speaker, said_text in (("user", text), ("assistant", _advice(rng))):
                     counter += 1
                     turn_id = f"{conv}:t{counter:05d}"
-                    turns.append({
-                        "conv_id": conv,
-                        "session_id": f"{conv}:s{s:03d}",
-                        "session_time_iso": times[s].isoformat(),
-                        "turn_id": turn_id,
-                        "speaker": speaker,
-                        "text": said_text,
-                    })  # fmt: skip
+                    turns.append(
+                        turn(conv, f"{conv}:s{s:03d}", times[s], turn_id, speaker, said_text)
+                    )
                     if speaker == "user" and tag is not None:
                         cat, key = tag
                         key = key[:2] if cat == "temporal-reasoning" else key

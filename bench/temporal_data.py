@@ -235,16 +235,8 @@ def generate(people: int, seed: int) -> tuple[list[dict[str, Any]], list[dict[st
                 for who, said in ((speaker, text), ("Assistant", rng.choice(ASSISTANT))):
                     counter += 1
                     turn_id = f"{person.conv}:t{counter:04d}"
-                    turns.append(
-                        {
-                            "conv_id": person.conv,
-                            "session_id": f"{person.conv}:s{s:02d}",
-                            "session_time_iso": when.isoformat(),
-                            "turn_id": turn_id,
-                            "speaker": who,
-                            "text": said,
-                        }
-                    )
+                    session = f"{person.conv}:s{s:02d}"
+                    turns.append(turn(person.conv, session, when, turn_id, who, said))
                     if who == speaker and attr == "pet":
                         person.pets.append(turn_id)
                     elif who == speaker and attr:
@@ -293,6 +285,12 @@ def _questions(person: Person, asked_at: str) -> list[dict[str, Any]]:
 
 def write(out: Path, people: int, seed: int) -> tuple[Path, Path]:
     return save(out, *generate(people, seed))
+
+
+def turn(conv: str, session: str, when: datetime, turn_id: str, speaker: str, text: str) -> dict:
+    """One turn in the evaluation contract's format."""
+    return {"conv_id": conv, "session_id": session, "session_time_iso": when.isoformat(),
+            "turn_id": turn_id, "speaker": speaker, "text": text}  # fmt: skip
 
 
 def save(
