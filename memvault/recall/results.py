@@ -25,7 +25,8 @@ class Explanation(BaseModel):
 
     def text(self) -> str:
         f = self.factors
-        sig = ", ".join(f"{k} {v:.3f}" for k, v in self.signals.items() if v)
+        # a quote's run length is no relevance: it is said on its own below
+        sig = ", ".join(f"{k} {v:.3f}" for k, v in self.signals.items() if v and k != "phrase")
         parts = [
             f"relevance {f.relevance:.3f} ({sig})",
             f"importance {f.importance:.2f}",
