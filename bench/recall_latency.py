@@ -198,6 +198,7 @@ def main() -> None:
             "memvault_recall": {},
             "memvault_exact_vectors": {"index": {"ann_min_vectors": never}},
             "memvault_every_query_word": {"index": {"common_term_min_records": never}},
+            "memvault_without_phrase_search": {"recall": {"phrase_words": 0}},
         }
         for name, settings in runs.items():
             result[name] = timed_recalls(path, queries, args.k, **settings)
