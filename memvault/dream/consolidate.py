@@ -6,11 +6,18 @@ Conflicts climb an escalation ladder: the timeline rules first (a verdict at or 
 ``judge_batch`` conflicts), then the reasoning model for verdicts below ``escalate_below``.
 Whatever is still unsure carries its low confidence into the plan, and policy sends it to
 review.
+
+A sure COEXIST ("both hold") changes no record, so it is remembered on its own: a ``verdict``
+document per conflict, keyed by the pair and holding a fingerprint of the evidence it judged
+(both facts' objects, validity, sources and confirmations; never their text). The next dream
+does not ask again until that evidence changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,10 +27,44 @@ from memvault.changes.workspace import Workspace
 from memvault.config import ConsolidateSettings
 from memvault.ingest.normalize import normalize_content
 from memvault.kg.model import Episode, Fact, normalize_name
+from memvault.kg.store import Doc
 from memvault.kg.temporal_conflict import Conflict, Verdict, rule_verdict
 from memvault.language.claims import distinguishing
 from memvault.llm.port import LLM
 from memvault.llm.prompts import judge_conflicts_v1
+
+
+VERDICTS = "verdict"  # a remembered COEXIST: one document per conflict (old id|new id)
+
+
+def evidence(conflict: Conflict) -> str:
+    """A fingerprint of what a verdict on ``conflict`` saw: a new source, a restatement, a
+    changed object or validity on either side makes it differ (and the pair is judged
+    again)."""
+
+    def side(f: Fact) -> list[Any]:
+        return [
+            f.id,
+            normalize_name(f.object),
+            f.valid_at.isoformat(),
+            f.invalid_at.isoformat() if f.invalid_at else None,
+            sorted(f.source_episode_ids),
+            f.reinforced_count,
+        ]
+
+    raw = json.dumps([side(conflict.old), side(conflict.new)], sort_keys=True)
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+def still_judged(conflicts: Sequence[Conflict], stored: Sequence[Doc]) -> set[str]:
+    """The ids of ``conflicts`` whose remembered verdict judged the evidence they hold now."""
+    seen = {d.id: d.body.get("evidence") for d in stored}
+    return {c.id for c in conflicts if seen.get(c.id) == evidence(c)}
+
+
+def verdict_docs(remember: Sequence[Mapping[str, Any]], run_id: str) -> list[Doc]:
+    """The documents an applied run keeps for its sure COEXIST verdicts."""
+    return [Doc(VERDICTS, r["id"], {**r, "run_id": run_id}) for r in remember]
 
 
 @dataclass
@@ -65,11 +106,20 @@ class Judge:
         return out
 
 
-def resolve_conflicts(ws: Workspace, conflicts: Sequence[Conflict], judge: Judge) -> dict[str, Any]:
-    verdicts, steps = judge.judge(conflicts)
+def resolve_conflicts(
+    ws: Workspace,
+    conflicts: Sequence[Conflict],
+    judge: Judge,
+    judged: set[str] | frozenset[str] = frozenset(),
+) -> dict[str, Any]:
+    """Judge ``conflicts`` and propose what the verdicts change; ``judged``: the ids whose
+    remembered COEXIST still holds for their evidence (not asked again)."""
+    asked = [c for c in conflicts if c.id not in judged]
+    verdicts, steps = judge.judge(asked)
     tally: dict[str, int] = {"MERGE": 0, "SUPERSEDE": 0, "COEXIST": 0}
     refused = 0
-    for conflict, v in zip(conflicts, verdicts, strict=True):
+    remember: list[dict[str, Any]] = []
+    for conflict, v in zip(asked, verdicts, strict=True):
         old, new = ws.facts.get(conflict.old.id), ws.facts.get(conflict.new.id)
         if (
             v.decision == "MERGE"
@@ -82,6 +132,16 @@ def resolve_conflicts(ws: Workspace, conflicts: Sequence[Conflict], judge: Judge
         tally[v.decision] += 1
         if old is None or new is None:
             continue
+        if v.decision == "COEXIST" and v.confidence >= judge.settings.escalate_below:
+            remember.append(
+                {
+                    "id": conflict.id,
+                    "decision": v.decision,
+                    "confidence": round(v.confidence, 3),
+                    "evidence": evidence(conflict),
+                    "judged_at": ws.now.isoformat(),
+                }
+            )
         if v.decision == "SUPERSEDE":
             ws.update(
                 old,
@@ -99,6 +159,8 @@ def resolve_conflicts(ws: Workspace, conflicts: Sequence[Conflict], judge: Judge
         "settled_by": steps,
         "escalated": steps["escalated"],
         "fact_merges_refused": refused,
+        "remembered": len(conflicts) - len(asked),  # COEXIST verdicts whose evidence is unchanged
+        "remember": remember,  # sure COEXIST verdicts, kept when the run is applied
     }
 
 

@@ -30,6 +30,7 @@ from memvault.changes.review import ReviewQueue
 from memvault.changes.routing import route
 from memvault.clock import ensure_utc
 from memvault.coord.port import owner_id
+from memvault.dream.consolidate import verdict_docs
 from memvault.dream.gate import GateDecision, decide, state_key
 from memvault.dream.stages import JANITOR_STAGES, STAGES, TIER_STAGES, Parts, Run, Stage
 from memvault.kg.store import Batch, Doc
@@ -161,6 +162,10 @@ class Dreamer:
                 )
             _, reviews = self.applier.record(plan, report)
             applied = self.applier.run(namespace, plan.run_id, on_chunk=on_chunk)
+            remember = report["stages"].get("consolidate", {}).get("remember", [])
+            if remember:  # sure COEXIST verdicts: not asked again until the evidence changes
+                docs = verdict_docs(remember, plan.run_id)
+                self.c.store.apply(Batch(namespace=namespace, docs=docs, quiet=True))
             forget_dropped_text(self.c.store, namespace, now, self.s.tiers.journal_retention_days)
             release_journals(self.c.store, namespace, now, self.s.undo_days)
             janitor = report["stages"].get("janitor", {})

@@ -157,8 +157,10 @@ def consolidate_stage(run: Run, p: Parts) -> None:
     live = [e.id for e in run.ws.episodes.values() if e.expired_at is None]
     vectors = run.vectors = p.store.get_vectors(run.namespace, "episode", live)
     refused: list[dict[str, Any]] = []
+    stored = p.store.get_docs(run.namespace, cons.VERDICTS, [c.id for c in run.conflicts])
+    judged = cons.still_judged(run.conflicts, stored)
     run.stages["consolidate"] = {
-        **cons.resolve_conflicts(run.ws, run.conflicts, judge),
+        **cons.resolve_conflicts(run.ws, run.conflicts, judge, judged),
         "duplicate_facts_merged": cons.merge_duplicate_facts(run.ws, run.duplicates),
         "episodes_merged": cons.merge_near_duplicate_episodes(
             run.ws, vectors, run.new_ids, s.duplicate_cosine, refused=refused

@@ -249,6 +249,45 @@ def test_rules_settle_what_the_timeline_can_and_only_the_rest_reach_the_model(
     assert [c.before["object"] for c in supersedes] == ["Berlin"]  # type: ignore[index]
 
 
+def test_a_sure_coexist_is_remembered_until_new_evidence_arrives(tmp_path: Path) -> None:
+    path = tmp_path / "coexist.db"
+    with MemVault.open(path, embedder=HashingEmbedder(), clock=FixedClock(LATER)) as vault:
+        seed(vault)
+        conflicts = vault.dream().report["stages"]["signal"]["conflicts"]
+    ids = {c["predicate"]: c["conflict_id"] for c in conflicts}
+    verdicts = [{"conflict_id": ids["manager"], "decision": "COEXIST", "confidence": 0.9}]
+    answer = json.dumps(
+        {"verdicts": [v | {"reason": "two teams"} for v in verdicts], "insights": [], "gaps": []}
+    )
+
+    def dream(now: datetime, *, apply: bool = True) -> dict[str, object]:
+        llm = LiteLLMProvider("gpt-4o-mini", mock_response=answer)
+        settle = {"consolidate": {"rules_settle_at": 0.9}}  # Berlin -> Lisbon: by the timeline
+        clock = FixedClock(now)
+        with MemVault.open(path, embedder=HashingEmbedder(), clock=clock, llm=llm, dream=settle) as v:
+            report = v.dream(apply=apply, force=True).report
+        return report
+
+    planned = dream(LATER, apply=False)  # a dry run remembers nothing
+    assert planned["llm"]["dream.consolidate"]["calls"] == 1
+    first = dream(LATER)
+    assert first["llm"]["dream.consolidate"]["calls"] == 1
+    assert first["stages"]["consolidate"]["verdicts"]["COEXIST"] == 1
+    assert [r["id"] for r in first["stages"]["consolidate"]["remember"]] == [ids["manager"]]
+    again = dream(LATER + timedelta(days=1))
+    assert "dream.consolidate" not in again["llm"]  # nothing new: the model is not asked
+    stage = again["stages"]["consolidate"]
+    assert stage["remembered"] == 1
+    assert stage["verdicts"] == {"MERGE": 0, "SUPERSEDE": 0, "COEXIST": 0}
+    assert again["to_review"] == 0
+    # Maya names Priya again: new evidence about the pair, so it is judged again
+    with MemVault.open(path, embedder=HashingEmbedder(), clock=FixedClock(LATER)) as vault:
+        vault.write("My manager is Priya.", speaker="Maya", session_id="s7", now=day(195))
+    judged = dream(LATER + timedelta(days=2))
+    assert judged["llm"]["dream.consolidate"]["calls"] == 1
+    assert judged["stages"]["consolidate"]["remembered"] == 0
+
+
 KILLER = textwrap.dedent(
     """
     import os, signal, sys
