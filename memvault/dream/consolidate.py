@@ -33,7 +33,6 @@ from memvault.language.claims import distinguishing
 from memvault.llm.port import LLM
 from memvault.llm.prompts import judge_conflicts_v1
 
-
 VERDICTS = "verdict"  # a remembered COEXIST: one document per conflict (old id|new id)
 
 

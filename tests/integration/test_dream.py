@@ -264,7 +264,9 @@ def test_a_sure_coexist_is_remembered_until_new_evidence_arrives(tmp_path: Path)
         llm = LiteLLMProvider("gpt-4o-mini", mock_response=answer)
         settle = {"consolidate": {"rules_settle_at": 0.9}}  # Berlin -> Lisbon: by the timeline
         clock = FixedClock(now)
-        with MemVault.open(path, embedder=HashingEmbedder(), clock=clock, llm=llm, dream=settle) as v:
+        with MemVault.open(
+            path, embedder=HashingEmbedder(), clock=clock, llm=llm, dream=settle
+        ) as v:
             report = v.dream(apply=apply, force=True).report
         return report
 
