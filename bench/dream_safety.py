@@ -10,7 +10,9 @@ that differ so is refused in the dream itself (memvault/dream/consolidate.py, te
     .venv/bin/python bench/dream_safety.py --vault /tmp/fusion/locomo.db
 
 ``--vault``: a LoCoMo vault built by bench/recall_fusion.py (copied, never changed); without
-it one is built (a few minutes).
+it one is built (a few minutes). Scores are also given per half (conversations in file order,
+even = dev, odd = test, as bench/recall_fusion.py splits them). ``--after KEY=JSON`` (repeat)
+also scores the dreamed vault with that recall setting changed, in the same run.
 """
 
 from __future__ import annotations
@@ -51,11 +53,23 @@ def merges(vault: MemVault, namespaces: list[str]) -> dict[str, object]:
     return {"episode_merges": total, "differing_in_a_detail": len(bad), "examples": bad[:5]}
 
 
+def text_size(vault: MemVault, namespaces: list[str]) -> dict[str, int]:
+    """Characters of live episodes' text, and of the dropped words digests keep as cues."""
+    text = cues = 0
+    for ns in namespaces:
+        for e in vault.store.list_episodes(ns, limit=1_000_000):
+            if e.expired_at is None:
+                text += len(e.content)
+                cues += len(str((e.metadata.get("digest") or {}).get("cues", "")))
+    return {"text_chars": text, "cue_chars": cues}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--vault", type=Path, default=None)
     parser.add_argument("--dreams", type=int, default=3)
     parser.add_argument("--days-later", type=int, default=365)
+    parser.add_argument("--after", action="append", default=[], metavar="KEY=JSON")
     args = parser.parse_args()
     turns_path, questions_path = DATA / "turns.jsonl", DATA / "questions.jsonl"
     turns = read_jsonl(turns_path, ("conv_id", "turn_id", "text"))
@@ -68,7 +82,22 @@ def main() -> None:
             vault = MemVault.open(path, sqlite_synchronous="NORMAL")
         else:
             vault = build(path, turns_path, questions_path)
-        before = locomo_score(questions, rank(vault, questions, times, {}))
+        convs = list(dict.fromkeys(t["conv_id"] for t in turns))
+        halves = {
+            half: [q for q in questions if convs.index(q["conv_id"]) % 2 == n]
+            for n, half in enumerate(("dev", "test"))
+        }
+
+        def score(over: dict[str, object]) -> dict[str, object]:
+            ranked = rank(vault, questions, times, over)
+            out = locomo_score(questions, ranked)
+            for half, qs in halves.items():
+                out[f"{half}:overall"] = locomo_score(qs, ranked)["overall"]
+            return out
+
+        before = score({})
+        spaces = sorted({namespace_for(c) for c in times})
+        size_before = text_size(vault, spaces)
         started = time.perf_counter()
         reports = []
         for n in range(args.dreams):
@@ -79,8 +108,13 @@ def main() -> None:
                 )
                 reports.append(result.report.get("counts", {}))
         dream_s = time.perf_counter() - started
-        after = locomo_score(questions, rank(vault, questions, times, {}))
-        merged = merges(vault, sorted({namespace_for(c) for c in times}))
+        after = score({})
+        variants = {}
+        for item in args.after:
+            key, _, value = item.partition("=")
+            variants[item] = score({key: json.loads(value)})
+        merged = merges(vault, spaces)
+        size_after = text_size(vault, spaces)
         vault.close()
     counts: dict[str, int] = {}
     for r in reports:
@@ -93,8 +127,11 @@ def main() -> None:
         "clock": f"last session + {args.days_later} days (+30 per further dream)",
         "recall@10_before": before,
         "recall@10_after": after,
-        "drop": round(before["overall"] - after["overall"], 4),
+        "drop": round(before["overall"] - after["overall"], 4),  # type: ignore[operator]
+        "after_with": variants,
         "merges": merged,
+        "size_before": size_before,
+        "size_after": size_after,
         "dream_counts": counts,
         "dream_s": round(dream_s, 1),
     }, indent=2))  # fmt: skip

@@ -38,6 +38,7 @@ from memvault.errors import InvalidInputError, NotFoundError
 from memvault.folds import Cell
 from memvault.kg.model import Entity, Episode, Fact, MemoryType, Mention, Replacement, new_id
 from memvault.kg.store import Batch, Doc, FactQuery, Store
+from memvault.language.words import plain_words
 
 AUDIT = "audit"  # who forgot or corrected what, when: ids and counts, never text
 TOMBSTONE = "forgotten"
@@ -143,13 +144,18 @@ class Forgetting:
             raise InvalidInputError("is empty", field="subject", hint="name the person")
         entities = self.store.find_entities(namespace, [name.strip()])
         word = re.compile(rf"(?<!\w){re.escape(name.strip())}(?!\w)", re.IGNORECASE)
+        parts = set(plain_words(name))
         ids = {e.id for e in entities}
         named = {ep for ep, _ in self.store.episodes_mentioning(namespace, list(ids), 10**9)}
+
+        def names(r: Episode) -> bool:  # in its text, or among a digest's dropped words
+            cues = set(str((r.metadata.get("digest") or {}).get("cues", "")).split())
+            return bool(word.search(r.content)) or (bool(parts) and parts <= cues)
+
         episodes = [
             r
             for r in self.store.iter_records(namespace)
-            if isinstance(r, Episode)
-            and (r.id in named or word.search(r.content) or r.speaker == name.strip())
+            if isinstance(r, Episode) and (r.id in named or names(r) or r.speaker == name.strip())
         ]
         facts = self.store.facts_about(namespace, list(ids), include_expired=True) if ids else []
         if not episodes and not facts and not entities:

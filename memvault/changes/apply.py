@@ -40,6 +40,9 @@ PENDING, PROGRESS = "dream_pending", "dream_progress"  # cleared once applied; p
 COMMUNITIES = "communities"  # the Leiden partition each run saw, with members
 DISCOVERY = "discovery"  # inbox items: unseen → seen | dismissed
 _TEXT = {"episode": ("content", "speaker"), "fact": ("statement",), "entity": ("name",)}
+# a digest keeps the original's meaning vector: it is still found by what it meant
+# (docs/tiers.md, docs/decisions/0012)
+_KEEPS_VECTOR = frozenset({"tiers.digest", "tiers.headline"})
 
 
 @dataclass
@@ -313,6 +316,7 @@ class Applier:
             }
             text_changed = (
                 c.kind in _TEXT
+                and c.op not in _KEEPS_VECTOR
                 and c.before
                 and c.after
                 and any(c.before.get(k) != c.after.get(k) for k in _TEXT[c.kind])

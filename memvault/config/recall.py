@@ -113,7 +113,11 @@ class RecallSettings(BaseModel):
         "asked of it, measured in bench/tiers_sim.py).",
     )
     headline_factor: float = Field(
-        default=0.7, gt=0, le=1, description="A frozen headline ranks × this."
+        default=1.0,
+        gt=0,
+        le=1,
+        description="A frozen headline ranks × this (1: it is found by its original meaning "
+        "and words, so relevance already says what it held; docs/decisions/0012).",
     )
     access_stretch_cap: float = Field(
         default=10.0, ge=1, description="Use stretches a memory's half-life up to this many times."

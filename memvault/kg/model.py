@@ -109,8 +109,12 @@ class Episode(Record):
         return _require_finite(v, "importance")
 
     def index_text(self) -> str:
-        """The text the keyword index sees: what was said and who said it."""
-        return f"{self.speaker}: {self.content}" if self.speaker else self.content
+        """The text the keyword index sees: what was said and who said it, and for a digest
+        the words its text no longer holds (``metadata.digest.cues``), so a compressed memory
+        is still found by its own words (docs/tiers.md)."""
+        text = f"{self.speaker}: {self.content}" if self.speaker else self.content
+        cues = (self.metadata.get("digest") or {}).get("cues")
+        return f"{text} {cues}" if isinstance(cues, str) and cues else text
 
     def vector_text(self) -> str:
         """The text the vector index sees: what was said. With the speaker's name in it, every

@@ -16,6 +16,9 @@ one-way digests that go with them (docs/tiers.md).
   back up to hot (:mod:`memvault.feedback`) but keeps its digest: detail is never
   regenerated. The journal keeps the dropped text for undo for ``journal_retention_days``
   (:func:`memvault.changes.retention.forget_dropped_text`), then it is gone.
+- **Shown compressed, found whole.** The episode keeps its original's vector (the applier
+  does not re-embed a digest) and the words the digest dropped, sorted, as ``cues`` that
+  only the keyword index reads (docs/decisions/0012).
 
 Moves are proposed changes like every other (journaled, undoable within the retention).
 """
@@ -32,6 +35,7 @@ from typing import Any
 from memvault.changes.workspace import Workspace
 from memvault.config import RecallSettings, TierSettings
 from memvault.kg.model import Episode, MemoryType, Tier
+from memvault.language.words import cue_words, plain_words
 from memvault.lifecycle.stickiness import last_touched
 from memvault.llm.port import LLM
 from memvault.llm.prompts import digest_v1
@@ -265,6 +269,11 @@ def move_tiers(
             continue
         was = e.metadata.get("digest") or {}
         chars_before = int(was.get("chars_before", len(e.content)))
+        kept = set(plain_words(text))
+        cues = sorted(
+            {w for w in str(was.get("cues", "")).split() if w not in kept}
+            | set(cue_words(e.content, text))
+        )
         dropped += len(e.content) - len(text)
         compressed[new_level] += 1
         ws.update(
@@ -284,6 +293,7 @@ def move_tiers(
                     "at": ws.now.isoformat(),
                     "chars_before": chars_before,
                     "from_tier": e.tier.value,
+                    "cues": " ".join(cues),  # the dropped words, sorted: found by its words
                 },
             },
         )

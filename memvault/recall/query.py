@@ -5,26 +5,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-_TOKEN = re.compile(r"[\w][\w'’-]*", re.UNICODE)
-_PLAIN = re.compile(r"[^\W_]+", re.UNICODE)
+from memvault.language.words import STOPWORDS, plain_words, tokens
 
-STOPWORDS = frozenset(
-    """
-    a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for
-    from further had has have having he her here hers herself him himself his how i if
-    in into is it its itself just me more most my myself no nor not now of off on once
-    only or other our ours ourselves out over own same she should so some such than that
-    the their theirs them themselves then there these they this those through to too
-    under until up very was we were what when where which while who whom why will with
-    would you your yours yourself yourselves ever likely kind sort also get got would've
-    i'm i've it's that's what's
-    """.split()
-)
-
-
-def tokens(text: str) -> list[str]:
-    return [t.lower().strip("'’-") for t in _TOKEN.findall(text)]
+__all__ = [
+    "STOPWORDS",
+    "keyword_terms",
+    "longest_run",
+    "name_candidates",
+    "phrase_windows",
+    "plain_words",
+    "tokens",
+    "vector_text",
+]
 
 
 def keyword_terms(text: str, *, limit: int = 32) -> list[str]:
@@ -35,11 +27,6 @@ def keyword_terms(text: str, *, limit: int = 32) -> list[str]:
     content = [w for w in words if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
     chosen = content or words
     return list(dict.fromkeys(w.removesuffix("'s").removesuffix("’s") for w in chosen))[:limit]
-
-
-def plain_words(text: str) -> list[str]:
-    """Lower-cased letters-and-digits runs, as the keyword index splits text."""
-    return _PLAIN.findall(text.lower())
 
 
 def phrase_windows(text: str, size: int, *, limit: int = 16) -> list[str]:

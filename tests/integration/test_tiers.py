@@ -151,6 +151,33 @@ def test_a_year_unused_leaves_a_headline_and_a_headline_is_never_redone(tmp_path
         assert vault.get_episode(ids["long"]).content == frozen.content
 
 
+def test_a_compressed_memory_is_still_found_by_its_own_words_and_meaning(tmp_path: Path) -> None:
+    path = tmp_path / "v.db"
+    ids = write_history(path)
+    with open_vault(path, T0) as vault:
+        for n in range(8):  # other memories about keys and flowerpots, never compressed away
+            vault.write(f"Note {n}: the red flowerpot by the door needs water", permanent=True)
+        meaning = vault.store.get_vectors("default", "episode", [ids["long"]])[ids["long"]]
+    for clock, level in ((LATER, "digest"), (T0 + timedelta(days=400), "headline")):
+        with open_vault(path, clock) as vault:
+            vault.tiers(apply=True)
+            e = vault.get_episode(ids["long"])
+            assert e.metadata["digest"]["level"] == level and "flowerpot" not in e.content
+            cues = e.metadata["digest"]["cues"].split()
+            assert {"spare", "key", "blue", "flowerpot"} <= set(cues) and cues == sorted(cues)
+            assert SECRET not in json.dumps(e.model_dump(mode="json"))  # words, not the sentence
+            hits = vault.recall("where is the spare key? under the blue flowerpot", k=3)
+            assert hits[0].id == ids["long"] and SECRET not in hits[0].text
+            assert hits[0].digest == level
+            words = vault.store.keyword_topk("default", "episode", ["spare", "blue"], 3)
+            assert [i for i, _ in words] == [ids["long"]]  # the keyword index has its words
+            kept = vault.store.get_vectors("default", "episode", [ids["long"]])[ids["long"]]
+            assert (kept == meaning).all()  # found by what it meant, not by the digest's words
+    with open_vault(path, T0 + timedelta(days=400)) as vault:
+        for name in ("Tomas", "Dana"):  # named only in the dropped text: still found, to erase
+            assert ids["long"] in vault.forget_subject(name).episode_ids
+
+
 def test_limits_hold_when_the_model_answers_too_much(tmp_path: Path) -> None:
     path = tmp_path / "v.db"
     ids = write_history(path)

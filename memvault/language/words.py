@@ -1,0 +1,47 @@
+"""Words as every floor reads them: the tokens of a text, the plain letters-and-digits runs
+the keyword index splits on, and the English stop words. Pure."""
+
+from __future__ import annotations
+
+import re
+
+_TOKEN = re.compile(r"[\w][\w'’-]*", re.UNICODE)
+_PLAIN = re.compile(r"[^\W_]+", re.UNICODE)
+
+STOPWORDS = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for
+    from further had has have having he her here hers herself him himself his how i if
+    in into is it its itself just me more most my myself no nor not now of off on once
+    only or other our ours ourselves out over own same she should so some such than that
+    the their theirs them themselves then there these they this those through to too
+    under until up very was we were what when where which while who whom why will with
+    would you your yours yourself yourselves ever likely kind sort also get got would've
+    i'm i've it's that's what's
+    """.split()
+)
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased words (apostrophes and hyphens inside a word kept)."""
+    return [t.lower().strip("'’-") for t in _TOKEN.findall(text)]
+
+
+def plain_words(text: str) -> list[str]:
+    """Lower-cased letters-and-digits runs, as the keyword index splits text."""
+    return _PLAIN.findall(text.lower())
+
+
+def cue_words(original: str, kept: str) -> list[str]:
+    """The distinct words of ``original`` that ``kept`` (its digest) no longer holds, stop
+    words and one-letter words left out (a digit stays): sorted, so the order of the text is
+    not kept. What a digested memory keeps to be found by its own words (docs/tiers.md)."""
+    have = set(plain_words(kept))
+    return sorted(
+        {
+            w
+            for w in plain_words(original)
+            if w not in have and w not in STOPWORDS and (len(w) > 1 or w.isdigit())
+        }
+    )
