@@ -17,7 +17,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api import console
+from api import console, console_memory
 from api.auth import KeyStore
 from api.deps import admin
 from api.metrics import Metrics, MetricsMiddleware, json_logging
@@ -138,6 +138,7 @@ def create_app(vault: MemVault, jobs: JobQueue) -> FastAPI:
         persona.router,
         admin_routes.router,
         console.router,
+        console_memory.router,
     ):
         app.include_router(router)
     _handlers(app)

@@ -32,11 +32,11 @@ from api.console_html import (
     _guard,
     _keys,
     _page,
-    _session,
     _sign,
     _vault,
     communities_svg,
 )
+from api.console_plots import bars_svg
 from api.security import Denied, admit
 from memvault.errors import MemvaultError
 
@@ -113,63 +113,6 @@ def home(request: Request) -> Response:
         f"<th>unseen discoveries</th></tr>{''.join(rows)}</table>"
     )
     return HTMLResponse(_page(request, "namespaces", body))
-
-
-@router.get("/ns/{ns}/memories", response_class=HTMLResponse)
-def memories(request: Request, ns: str, q: str = "", flash: str = "") -> Response:
-    """The namespace's live memories, newest first (the 200 newest, or those containing
-    ``q``), each with a forget button."""
-    if (r := _guard(request)) is not None:
-        return r
-    vault = _vault(request)
-    try:
-        found = vault.episodes(namespace=ns, limit=100_000)
-    except MemvaultError as exc:
-        return HTMLResponse(_page(request, "memories", f"<p>{escape(str(exc))}</p>", ns=ns), 404)
-    live = [e for e in reversed(found) if e.expired_at is None]
-    shown = [e for e in live if q.lower() in e.content.lower()][:200]
-    path = quote(ns, safe="")
-    rows = "".join(
-        f"<tr><td>{escape(e.occurred_at.isoformat()[:10])}</td><td>{escape(e.speaker or '')}"
-        f"</td><td>{escape(e.content[:300])}</td><td>"
-        + _button(
-            request,
-            f"/console/ns/{path}/memories/{quote(e.id, safe='')}/forget",
-            "forget",
-            confirm="Forget this memory for good? It and what is derived only from it are "
-            "erased; this cannot be undone.",
-        )
-        + "</td></tr>"
-        for e in shown
-    )
-    search = (
-        f'<form method="get" class="inline"><input name="q" value="{escape(q)}" '
-        'placeholder="words in the memory"><button>search</button></form>'
-    )
-    body = (
-        f"{search}<p class='muted'>{len(shown)} of {len(live)} live memories</p>"
-        "<table><tr><th>when</th><th>who</th><th>memory</th><th></th></tr>"
-        f"{rows}</table>"
-    )
-    return HTMLResponse(_page(request, "memories", body, ns=ns, flash=flash or None))
-
-
-@router.post("/ns/{ns}/memories/{episode_id}/forget")
-async def forget(request: Request, ns: str, episode_id: str) -> Response:
-    form = await _checked(request)
-    if isinstance(form, Response):
-        return form
-    path = f"/console/ns/{quote(ns, safe='')}/memories"
-    key_id = (_session(request) or "").split(".")[0]  # the operator's key id, not the cookie
-    try:
-        plan = _vault(request).forget(episode_id, namespace=ns, by=f"console (key {key_id})")
-    except MemvaultError as exc:
-        return _back(path, f"error: {exc}")
-    return _back(
-        path,
-        f"forgotten {episode_id[:12]}: {len(plan.episode_ids)} memory, {len(plan.fact_ids)} "
-        f"facts and {len(plan.entity_ids)} entities erased; {len(plan.facts_kept)} facts kept",
-    )
 
 
 @router.get("/ns/{ns}/review", response_class=HTMLResponse)
@@ -396,7 +339,17 @@ def persona(request: Request, ns: str) -> Response:
         f"<tr><td>{escape(s['name'])}</td><td>{s['level']}</td><td>{escape(s['why'])}</td></tr>"
         for s in vault.skills(namespace=ns)
     )
+    windows = vault.profile(namespace=ns)["windows"]
+    interests = "".join(
+        f'<div class="window" data-days="{escape(days)}"><h4>last {escape(days)} days: '
+        f"{w['recalls']} recalls</h4>"
+        + bars_svg([(str(n), int(c)) for n, c in w["entities"]], css="interests")
+        + "</div>"
+        for days, w in sorted(windows.items(), key=lambda kv: int(kv[0]))
+    )
     body = (
+        "<h3>interests: entities written about and asked after</h3>"
+        f"{interests}"
         "<h3>attitudes</h3><table><tr><th>status</th><th>category</th><th>statement</th>"
         f"<th>confidence</th><th>version</th></tr>{att}</table><h3>skills</h3><table><tr>"
         f"<th>skill</th><th>level</th><th>why</th></tr>{sk}</table>"

@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Page, sync_playwright
 
 from api.app import create_app
+from api.console_plots import fact_state
 from memvault import FixedClock, MemVault
 from memvault.demo import demo_items
 from memvault.embed import HashingEmbedder
@@ -134,3 +135,65 @@ def test_a_namespace_key_cannot_open_the_console(console: dict[str, Any], page: 
         follow_redirects=False,
     )
     assert forged.status_code == 303 and forged.headers["location"] == "/console/login"
+
+
+def test_an_operator_reads_a_memory_s_history_and_corrects_it(
+    console: dict[str, Any], page: Page
+) -> None:
+    url, vault = console["url"], console["vault"]
+    episodes = vault.episodes(namespace="maya", limit=1000)
+    tobias = next(e for e in episodes if "Tobias" in e.content)
+    lena = next(e for e in episodes if "Hamburg" in e.content)
+    login(page, url, ADMIN)
+    page.goto(f"{url}/console/ns/maya/memories")
+    page.fill("input[name=q]", "tobias")
+    page.click("text=search")
+    page.locator("tr.memory a", has_text="Tobias").click()
+    assert page.locator("#text").inner_text() == tobias.content
+    # the timeline draws every fact drawn from it, in the state the vault holds it
+    now = vault.now()
+    expected = {
+        f.id: fact_state(f, now)
+        for f in vault.facts(namespace="maya", include_history=True, limit=10_000)
+        if tobias.id in f.source_episode_ids
+    }
+    drawn = {
+        g.get_attribute("data-id"): (g.get_attribute("class") or "").split()[-1]
+        for g in page.locator("svg.timeline g.fact").all()
+    }
+    assert drawn == expected and "ended" in drawn.values()  # the dream superseded Tobias
+    page.locator("a[href*='/entities/']", has_text="Tobias").first.click()
+    assert page.locator("svg.timeline g.fact").count() >= 1
+    assert "Maya" in page.locator("#neighbours").inner_text()
+
+    # a correction without the session's token changes nothing
+    stale = page.request.post(
+        f"{url}/console/ns/maya/memories/{lena.id}/correct", form={"text": "x", "csrf": "no"}
+    )
+    assert stale.status == 403 and vault.get_episode(lena.id, namespace="maya").expired_at is None
+    page.goto(f"{url}/console/ns/maya/memories/{lena.id}")
+    page.fill("textarea[name=text]", "My sister Lena visits from Bremen next month.")
+    page.once("dialog", lambda dialog: dialog.accept())  # the confirm() before saving
+    page.click("text=save the correction")
+    assert "corrected" in page.locator("#flash").inner_text()
+    assert "Bremen" in page.locator("#text").inner_text()
+    versions = page.locator("#versions")
+    assert "corrects" in versions.inner_text() and "Hamburg" in versions.inner_text()
+    versions.locator("a").first.click()  # the old version: retired, kept, pointing forward
+    assert "corrected by" in page.locator("#versions").inner_text()
+    assert vault.get_episode(lena.id, namespace="maya").expired_at is not None
+    assert page.locator("text=save the correction").count() == 0  # a retired one is history
+    page.goto(f"{url}/console/ns/maya/memories?q=hamburg&retired=1")
+    assert "retired" in page.locator("tr.memory").first.inner_text()
+
+
+def test_the_persona_page_plots_the_interest_windows(console: dict[str, Any], page: Page) -> None:
+    url, vault = console["url"], console["vault"]
+    login(page, url, ADMIN)
+    page.goto(f"{url}/console/ns/maya/persona")
+    windows = vault.profile(namespace="maya")["windows"]
+    assert page.locator("div.window").count() == len(windows) == 3
+    for days, w in windows.items():
+        bars = page.locator(f"div.window[data-days='{days}'] g.bar")
+        assert [b.get_attribute("data-label") for b in bars.all()] == [n for n, _ in w["entities"]]
+    assert page.locator("div.window[data-days='90'] g.bar").count() >= 1
