@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api import console, console_memory
 from api.auth import KeyStore
 from api.deps import admin
-from api.metrics import Metrics, MetricsMiddleware, json_logging
+from api.metrics import Metrics, MetricsMiddleware
 from api.routers import admin as admin_routes
 from api.routers import dream, forget, memory, persona
 from api.schemas import ErrorResponse
@@ -35,6 +35,7 @@ from memvault.errors import (
     NotFoundError,
 )
 from memvault.jobs import JobQueue
+from memvault.logs import configure as configure_logs
 from memvault.vault import MemVault
 
 log = logging.getLogger(__name__)
@@ -129,7 +130,7 @@ def create_app(vault: MemVault, jobs: JobQueue) -> FastAPI:
     app.add_middleware(BodyLimit, limit=settings.server.max_body_bytes)
     metrics = Metrics(vault, json_logs=settings.server.json_logs, jobs=jobs)
     if settings.server.json_logs:
-        json_logging()
+        configure_logs(json=True)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     for router in (
         memory.router,

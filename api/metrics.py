@@ -15,9 +15,9 @@ line per request (docs/server.md).
 
 from __future__ import annotations
 
-import json
-import logging
+import re
 import time
+import uuid
 from collections import Counter
 from collections.abc import Iterator
 
@@ -29,9 +29,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memvault.changes.apply import REVIEW, RUN
 from memvault.jobs import JobQueue
+from memvault.logs import bound, get_logger
 from memvault.vault import MemVault
 
-log = logging.getLogger("memvault.requests")
+log = get_logger("memvault.requests")
 SCAN = 1000  # runs and review items read per namespace per scrape
 BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
@@ -134,14 +135,19 @@ class MetricsMiddleware:
             return
         started = time.perf_counter()
         status = {"code": 500}
+        rid = request_id(scope)
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status["code"] = message["status"]
+                headers = list(message.get("headers", []))
+                headers.append((b"x-request-id", rid.encode()))
+                message = {**message, "headers": headers}
             await send(message)
 
         try:
-            await self.app(scope, receive, sending)
+            with bound(request_id=rid):  # every line logged while serving it carries the id
+                await self.app(scope, receive, sending)
         finally:
             took = time.perf_counter() - started
             route = getattr(scope.get("route"), "path", None) or "unmatched"
@@ -151,24 +157,26 @@ class MetricsMiddleware:
             if route.endswith("/recall"):
                 self.m.recall.observe(took)
             if self.m.json_logs:
-                line = {
-                    "event": "request",
-                    "method": method,
-                    "route": route,
-                    "status": status["code"],
-                    "ms": round(took * 1000, 2),
-                    "namespace": (scope.get("path_params") or {}).get("namespace"),
-                }
-                log.info(json.dumps(line))
+                log.info(
+                    "request",
+                    request_id=rid,
+                    method=method,
+                    route=route,
+                    status=status["code"],
+                    ms=round(took * 1000, 2),
+                    namespace=(scope.get("path_params") or {}).get("namespace"),
+                )
 
 
-def json_logging() -> None:
-    """One JSON object a line on stderr for requests and jobs (``server.json_logs``)."""
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(message)s"))
-    for name in ("memvault.requests", "memvault.jobs"):
-        logger = logging.getLogger(name)
-        logger.setLevel(logging.INFO)
-        if not any(isinstance(h, logging.StreamHandler) for h in logger.handlers):
-            logger.addHandler(handler)
-        logger.propagate = False
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+
+
+def request_id(scope: Scope) -> str:
+    """The caller's ``X-Request-ID`` when it is a plain token (letters, digits, ``._:-``, at
+    most 64), else a new one: a log line never carries what a caller made up beyond that."""
+    for name, value in scope.get("headers", []):
+        if name == b"x-request-id":
+            given = value.decode("latin-1")
+            if _REQUEST_ID.fullmatch(given):
+                return given
+    return uuid.uuid4().hex

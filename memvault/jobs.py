@@ -7,8 +7,6 @@ returns JSON, so its result reads the same from any queue.
 
 from __future__ import annotations
 
-import json
-import logging
 import threading
 import time
 import uuid
@@ -20,8 +18,9 @@ from typing import Any
 
 from memvault.bootstrap import Container
 from memvault.errors import NotFoundError
+from memvault.logs import get_logger
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 
 def dream_namespace(
@@ -43,8 +42,11 @@ def dream_namespace(
         "review_ids": result.review_ids,
         "resumed_runs": result.report.get("resumed_runs", []),
     }
-    line = {"event": "dream_job", **{k: out[k] for k in ("namespace", "run_id", "status")}}
-    log.info(json.dumps(line | {"changes": out["changes"], "applied": out["applied"]}))
+    log.info(
+        "dream_job",
+        **{k: out[k] for k in ("namespace", "run_id", "status", "changes")},
+        applied=out["applied"],
+    )
     return out
 
 
@@ -254,9 +256,8 @@ class InProcessJobs(JobQueue):
             try:
                 started = time.monotonic()
                 due = self.run_check()
-                log.info(
-                    "dream check: %d namespace(s) due (%.2fs)", len(due), time.monotonic() - started
-                )
+                took = round(time.monotonic() - started, 2)
+                log.info("dream_check", due=len(due), seconds=took)
             except Exception:  # the scheduler keeps running; the failure is logged, not lost
                 log.exception("the scheduled dream check failed")
 

@@ -3,7 +3,6 @@ container (store, coordination, models) on first use and keeps it."""
 
 from __future__ import annotations
 
-import logging
 from functools import cache
 from typing import Any
 
@@ -11,14 +10,19 @@ from memvault import jobs
 from memvault.bootstrap import Container, bootstrap
 from memvault.coord.redis import CoordinationUnavailable
 from memvault.errors import ConflictError, StoreError
+from memvault.logs import configure as configure_logs
+from memvault.logs import get_logger
 from workers.app import app
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 
 @cache
 def container() -> Container:
-    return bootstrap()
+    c = bootstrap()
+    if c.settings.server.json_logs:  # one JSON line per job, with its run id
+        configure_logs(json=True)
+    return c
 
 
 @app.task(
@@ -54,5 +58,5 @@ def dream_check() -> dict[str, Any]:
     for ns in due:
         dream_namespace.delay(ns)
     diaries = jobs.diary_check(c, skip=due)
-    log.info("dream check: %d namespace(s) due, %d diary page(s)", len(due), len(diaries))
+    log.info("dream_check", due=len(due), diaries=len(diaries))
     return {"queued": due, "diaries": diaries}

@@ -35,6 +35,7 @@ from memvault.dream.gate import GateDecision, decide, state_key
 from memvault.dream.stages import JANITOR_STAGES, STAGES, TIER_STAGES, Parts, Run, Stage
 from memvault.kg.store import Batch, Doc
 from memvault.lint.runner import Linter, single_valued
+from memvault.logs import bound
 from memvault.profile.diary import write_snapshots
 
 JANITOR = "janitor"  # the janitor's snapshot: one document per namespace, id "snapshot"
@@ -161,7 +162,8 @@ class Dreamer:
                     namespace=namespace, status="planned", gate=decision, plan=plan, report=report
                 )
             _, reviews = self.applier.record(plan, report)
-            applied = self.applier.run(namespace, plan.run_id, on_chunk=on_chunk)
+            with bound(run_id=plan.run_id, namespace=namespace):  # on every line it logs
+                applied = self.applier.run(namespace, plan.run_id, on_chunk=on_chunk)
             remember = report["stages"].get("consolidate", {}).get("remember", [])
             if remember:  # sure COEXIST verdicts: not asked again until the evidence changes
                 docs = verdict_docs(remember, plan.run_id)
