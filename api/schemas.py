@@ -141,6 +141,18 @@ class RejectIn(Strict):
     note: str = Field(default="", max_length=2000)
 
 
+class DecideIn(Strict):
+    """Approve or reject the pending review items that match every filter given."""
+
+    decision: Literal["approve", "reject"]
+    reason: str | None = Field(default=None, max_length=64, description="A reason code.")
+    op: str | None = Field(default=None, max_length=128, description="An op among the changes.")
+    run_id: str | None = Field(default=None, max_length=128, description="The proposing run.")
+    every: bool = Field(default=False, description="Every pending item (no filter given).")
+    dry_run: bool = Field(default=True, description="List what matches; decide nothing.")
+    note: str = Field(default="", max_length=2000, description="Kept with each rejection.")
+
+
 class IdsIn(Strict):
     ids: list[str] = Field(min_length=1, max_length=1000)
 

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from memvault.bootstrap import Container
 from memvault.changes import queue
+from memvault.changes.plan import Change
 from memvault.config import Settings
+from memvault.errors import InvalidInputError, MemvaultError
 from memvault.kg.store import Store
 
 if TYPE_CHECKING:
@@ -105,6 +107,66 @@ class Background:
         now: datetime | None = None,
     ) -> None:
         self.dreamer.queue.reject(self.ns(namespace), review_id, self.now(now), note)
+
+    def decide_reviews(
+        self,
+        decision: str,
+        *,
+        namespace: str | None = None,
+        reason: str | None = None,
+        op: str | None = None,
+        run_id: str | None = None,
+        every: bool = False,
+        dry_run: bool = True,
+        note: str = "",
+        now: datetime | None = None,
+    ) -> dict[str, Any]:
+        """Approve or reject, in one go, the pending items that match every filter given: a
+        ``reason`` code, an ``op`` among their changes, the dream ``run_id`` that proposed
+        them (``every``: all pending, when no filter is given). By default a dry run listing
+        them. Each item is decided on its own: one that no longer applies (stale) is
+        reported under ``failed`` and the others still go."""
+        if decision not in ("approve", "reject"):
+            raise InvalidInputError(
+                f"unknown decision {decision!r}", field="decision", hint="approve or reject"
+            )
+        if not (reason or op or run_id or every):
+            raise InvalidInputError(
+                "no filter given",
+                field="filter",
+                hint="name a reason, an op or a run id, or ask for every pending item",
+            )
+        ns = self.ns(namespace)
+        items = queue.review_items(self.store, ns, "pending", 100_000, reason=reason)
+        matched = [
+            i
+            for i in items
+            if (op is None or any(Change.model_validate(c).op == op for c in i["changes"]))
+            and (run_id is None or i.get("run_id") == run_id)
+        ]
+        out: dict[str, Any] = {
+            "decision": decision,
+            "dry_run": dry_run,
+            "matched": [
+                {"id": i["id"], "reason": i.get("reason"), "run_id": i.get("run_id")}
+                for i in matched
+            ],
+            "decided": [],
+            "failed": [],
+        }
+        if dry_run:
+            return out
+        at = self.now(now)
+        for item in matched:
+            try:
+                if decision == "approve":
+                    self.dreamer.queue.approve(ns, item["id"], at)
+                else:
+                    self.dreamer.queue.reject(ns, item["id"], at, note)
+                out["decided"].append(item["id"])
+            except MemvaultError as exc:  # stale or decided meanwhile: the rest still go
+                out["failed"].append({"id": item["id"], "error": str(exc)})
+        return out
 
     def review_policy(self, *, namespace: str | None = None) -> dict[str, Any]:
         """Each op's auto-approve threshold, the decisions that moved it, and the moves."""

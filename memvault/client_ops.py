@@ -288,6 +288,15 @@ def reject(c: Base, /, review_id: str, *, namespace: str | None = None, note: st
     yield Call("POST", c._path(namespace, f"/review/{review_id}/reject"), json={"note": note})
 
 
+def decide_reviews(
+    c: Base, /, decision: str, *, namespace: str | None = None, **filters: Any
+) -> Op[dict[str, Any]]:
+    """Approve or reject in bulk (``reason``, ``op``, ``run_id``, ``every``, ``dry_run``,
+    ``note``); a dry run unless ``dry_run=False``."""
+    body = {"decision": decision, **filters}
+    return (yield Call("POST", c._path(namespace, "/review/decide"), json=body))
+
+
 def inbox(
     c: Base, /, *, namespace: str | None = None, status: str = "unseen", limit: int = 100
 ) -> Op[list[dict[str, Any]]]:

@@ -8,7 +8,17 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query, Response
 
 from api.deps import Jobs, Limit, Namespace, Offset, Vault, first, paged
-from api.schemas import DreamIn, FoldIn, IdsIn, LifecycleIn, LintIn, Page, RejectIn, UndoIn
+from api.schemas import (
+    DecideIn,
+    DreamIn,
+    FoldIn,
+    IdsIn,
+    LifecycleIn,
+    LintIn,
+    Page,
+    RejectIn,
+    UndoIn,
+)
 from memvault.errors import NotFoundError
 from memvault.jobs import dream_namespace
 from memvault.primer import MIN_TOKENS
@@ -84,6 +94,23 @@ def review(
     wanted = None if status == "all" else status
     return paged(
         first(lambda n: vault.review_items(namespace=ns, status=wanted, limit=n)), limit, offset
+    )
+
+
+@router.post("/review/decide")
+def decide(body: DecideIn, ns: Namespace, vault: Vault) -> dict[str, Any]:
+    """Approve or reject in bulk the pending items matching every filter (a reason code, an
+    op, a run id, or ``every``); a dry run unless ``dry_run`` is false. A stale item is
+    reported under ``failed``; the others still go."""
+    return vault.decide_reviews(
+        body.decision,
+        namespace=ns,
+        reason=body.reason,
+        op=body.op,
+        run_id=body.run_id,
+        every=body.every,
+        dry_run=body.dry_run,
+        note=body.note,
     )
 
 

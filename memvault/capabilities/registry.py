@@ -109,6 +109,7 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("review_items", "read", "GET /review", mcp="review_list", cli="review", client=True),
     _op("approve", "write", "POST /review/{item_id}/approve", mcp="review_decide", client=True),
     _op("reject", "write", "POST /review/{item_id}/reject", client=True),
+    _op("decide_reviews", "write", "POST /review/decide", client=True),
     _op("inbox", "read", "GET /inbox", mcp="inbox", cli="inbox", client=True),
     _op("mark_seen", "write", "POST /inbox/seen", sdk=False),
     _op("mark_dismissed", "write", "POST /inbox/dismiss", sdk=False),

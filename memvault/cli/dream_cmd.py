@@ -225,11 +225,14 @@ def review_list(
         ),
     ] = None,
     oldest: Annotated[bool, typer.Option("--oldest", help="Oldest first.")] = False,
+    limit: Annotated[int, typer.Option(min=1, max=10_000, help="Items a page.")] = 50,
+    offset: Annotated[int, typer.Option(min=0, help="Skip this many first.")] = 0,
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Review items, newest first. Items past their due date are re-queued first (a new due
-    date, a line in their history): never dropped, never applied on their own."""
+    """Review items, newest first, a page at a time (--limit, --offset). Items past their due
+    date are re-queued first (a new due date, a line in their history): never dropped, never
+    applied on their own."""
     with open_vault() as vault:
         vault.requeue_overdue(namespace=namespace)
         items = vault.review_items(
@@ -237,7 +240,8 @@ def review_list(
             status=None if status == "all" else status,
             reason=reason,
             oldest_first=oldest,
-        )
+            limit=offset + limit,
+        )[offset:]
 
     def render() -> None:
         if not items:
@@ -318,6 +322,55 @@ def review_approve(
         as_json,
         lambda: console.print(f"approved: {n} records changed"),
     )
+
+
+@review_app.command("decide")
+@handle_errors
+def review_decide(
+    decision: Annotated[str, typer.Argument(help="approve | reject")],
+    reason: Annotated[
+        str | None, typer.Option(help="Only items queued for this reason code.")
+    ] = None,
+    op: Annotated[str | None, typer.Option(help="Only items with a change of this op.")] = None,
+    run: Annotated[str | None, typer.Option(help="Only items this dream run proposed.")] = None,
+    every: Annotated[
+        bool, typer.Option("--all", help="Every pending item (when no filter is given).")
+    ] = False,
+    note: Annotated[str, typer.Option(help="Kept with each rejection.")] = "",
+    apply: Annotated[bool, typer.Option("--apply", help="Decide (default: preview).")] = False,
+    namespace: NamespaceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Approve or reject in bulk the pending items matching every filter given; a preview
+    of what matches unless --apply. A stale item is reported and the others still go."""
+    with open_vault() as vault:
+        out = vault.decide_reviews(
+            decision,
+            namespace=namespace,
+            reason=reason,
+            op=op,
+            run_id=run,
+            every=every,
+            dry_run=not apply,
+            note=note,
+        )
+
+    def render() -> None:
+        ids = ", ".join(m["id"] for m in out["matched"][:20]) or "none"
+        if out["dry_run"]:
+            console.print(
+                f"would {decision} {len(out['matched'])} item(s): {ids} (--apply to decide)",
+                highlight=False,
+            )
+            return
+        done = {"approve": "approved", "reject": "rejected"}[decision]
+        console.print(f"{done} {len(out['decided'])} item(s)", highlight=False)
+        for failed in out["failed"]:
+            console.print(f"not decided {failed['id']}: {failed['error']}", highlight=False)
+
+    emit(out, as_json, render)
+    if out["failed"]:
+        raise typer.Exit(1)
 
 
 @review_app.command("reject")
