@@ -9,7 +9,9 @@ if ! command -v chromium >/dev/null 2>&1; then
   echo "==> installing Debian's chromium (apt)" >&2
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get install -y -q chromium >/dev/null 2>&1 \
-    || { $SUDO apt-get update -q >/dev/null && $SUDO apt-get install -y -q chromium >/dev/null; }
+    || { $SUDO apt-get update -q >/dev/null 2>&1 && $SUDO apt-get install -y -q chromium >/dev/null 2>&1; } \
+    || { echo "memvault's console tests need Debian's chromium, and apt could not install it:" \
+              "run 'sudo apt-get install chromium' and try again" >&2; exit 1; }
 fi
 echo "==> ruff" >&2
 ruff check .
