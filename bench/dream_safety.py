@@ -32,7 +32,9 @@ from recall_ablation import build, last_times, locomo_score, rank
 
 from memvault import MemVault
 from memvault.eval.recall_eval import namespace_for, read_jsonl
+from memvault.kg.model import Episode
 from memvault.language.claims import distinguishing
+from memvault.language.words import STOPWORDS, plain_words
 
 DATA = Path("../shared/datasets/locomo")
 
@@ -62,6 +64,44 @@ def text_size(vault: MemVault, namespaces: list[str]) -> dict[str, int]:
                 text += len(e.content)
                 cues += len(str((e.metadata.get("digest") or {}).get("cues", "")))
     return {"text_chars": text, "cue_chars": cues}
+
+
+def texts(vault: MemVault, namespaces: list[str]) -> dict[tuple[str, str], Episode]:
+    """(namespace, turn id) → its live episode."""
+    return {
+        (ns, e.external_id): e
+        for ns in namespaces
+        for e in vault.store.list_episodes(ns, limit=1_000_000)
+        if e.external_id and e.expired_at is None
+    }
+
+
+def digests_answer(
+    questions: list[dict[str, object]],
+    before: dict[tuple[str, str], Episode],
+    after: dict[tuple[str, str], Episode],
+) -> dict[str, object]:
+    """Of the evidence turns the dreams compressed whose original held every content word of
+    the question's answer, how many still show them in their digest (and how many hold them
+    in digest + cues, what recall searches)."""
+    held = shown = searchable = 0
+    for q in questions:
+        words = {w for w in plain_words(str(q.get("answer") or "")) if w not in STOPWORDS}
+        ns = namespace_for(str(q["conv_id"]))
+        for turn in q.get("evidence_turn_ids") or []:  # type: ignore[attr-defined]
+            old, new = before.get((ns, turn)), after.get((ns, turn))
+            if not words or old is None or new is None or "digest" not in new.metadata:
+                continue
+            if not words <= set(plain_words(old.content)):
+                continue
+            held += 1
+            shown += words <= set(plain_words(new.content))
+            searchable += words <= set(plain_words(new.index_text()))
+    return {
+        "compressed_evidence_with_the_answer": held,
+        "digest_still_shows_it": round(shown / held, 4) if held else None,
+        "digest_or_cues_hold_it": round(searchable / held, 4) if held else None,
+    }
 
 
 def main() -> None:
@@ -98,6 +138,7 @@ def main() -> None:
         before = score({})
         spaces = sorted({namespace_for(c) for c in times})
         size_before = text_size(vault, spaces)
+        originals = texts(vault, spaces)
         started = time.perf_counter()
         reports = []
         for n in range(args.dreams):
@@ -115,6 +156,7 @@ def main() -> None:
             variants[item] = score({key: json.loads(value)})
         merged = merges(vault, spaces)
         size_after = text_size(vault, spaces)
+        answered = digests_answer(questions, originals, texts(vault, spaces))
         vault.close()
     counts: dict[str, int] = {}
     for r in reports:
@@ -130,6 +172,7 @@ def main() -> None:
         "drop": round(before["overall"] - after["overall"], 4),  # type: ignore[operator]
         "after_with": variants,
         "merges": merged,
+        "digests_answer": answered,
         "size_before": size_before,
         "size_after": size_after,
         "dream_counts": counts,

@@ -93,6 +93,7 @@ def test_public_api_all_is_exact() -> None:
         "client_ops",
         "capabilities",
         "language",
+        "logs",
     }
     assert set(memvault.__all__) - {"__version__"} == exported - modules
     for name in memvault.__all__:
