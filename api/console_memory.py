@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from api.console_html import _back, _button, _checked, _guard, _page, _session, _vault
-from api.console_plots import bars_svg, fact_state, timeline_svg
+from api.console_plots import ego_svg, fact_state, tiers_by_month_svg, timeline_svg
 from memvault.changes.apply import JOURNAL, RUN
 from memvault.errors import MemvaultError
 from memvault.kg.model import Episode, Fact
@@ -87,7 +87,11 @@ def memories(
         if offset + SHOWN < len(matches)
         else ""
     )
-    tiers = vault.stats(namespace=ns).get("tiers", {})
+    months: dict[str, dict[str, int]] = {}
+    for e in pool:
+        if e.expired_at is None:
+            cell = months.setdefault(e.occurred_at.strftime("%Y-%m"), {})
+            cell[e.tier.value] = cell.get(e.tier.value, 0) + 1
     search = (
         f'<form method="get" class="inline"><input name="q" value="{escape(q)}" '
         'placeholder="words in the memory or its speaker"> <label><input type="checkbox" '
@@ -98,8 +102,8 @@ def memories(
         f"{search}<p class='muted'>{len(matches)} of {len(pool)} memories; showing "
         f"{offset + 1 if shown else 0}–{offset + len(shown)}</p>"
         "<table><tr><th>when</th><th>who</th><th>tier</th><th>memory</th><th></th></tr>"
-        f"{rows}</table><p>{more}</p><h3>tiers</h3>"
-        + bars_svg(sorted(tiers.items(), key=lambda kv: -kv[1]), css="tiers")
+        f"{rows}</table><p>{more}</p><h3>tiers over time</h3>"
+        + tiers_by_month_svg(sorted(months.items()))
     )
     return HTMLResponse(_page(request, "memories", body, ns=ns, flash=flash or None))
 
@@ -295,6 +299,15 @@ def entity(request: Request, ns: str, name: str) -> Response:
     episodes = sorted(
         vault.store.get_episodes(ns, named), key=lambda e: e.occurred_at, reverse=True
     )
+    ego = ego_svg(
+        found[0].name,
+        [
+            (other, f.predicate, fact_state(f, now))
+            for f in facts
+            for other, oid in ((f.subject, f.subject_id), (f.object, f.object_id))
+            if oid and oid not in ids
+        ],
+    )
     links = " · ".join(
         f'<a href="/console/ns/{_q(ns)}/entities/{_q(n)}">{escape(n)}</a>' for n in neighbours
     )
@@ -306,7 +319,7 @@ def entity(request: Request, ns: str, name: str) -> Response:
     body = (
         f"<p class='muted'>{escape(kinds)} · {len(facts)} facts · {len(episodes)} memories "
         f"name it</p><h3>its facts over time</h3>{timeline_svg(facts, now)}"
-        f"{_fact_rows(ns, facts, now)}<h3>linked to</h3><p id='neighbours'>{links or '—'}</p>"
+        f"{_fact_rows(ns, facts, now)}<h3>linked to</h3>{ego}<p id='neighbours'>{links or '—'}</p>"
         f"<h3>memories that name it</h3><ul>{mems}</ul>"
     )
     return HTMLResponse(_page(request, f"entity {found[0].name}", body, ns=ns))

@@ -4,6 +4,7 @@ the tiers of a namespace)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from datetime import datetime
 from html import escape
@@ -92,4 +93,78 @@ def bars_svg(counts: Sequence[tuple[str, int]], *, css: str = "bars") -> str:
     return (
         f'<svg class="{escape(css)}" width="600" height="{height}" viewBox="0 0 600 {height}" '
         f'style="background:#fff">{rows}</svg>'
+    )
+
+
+TIER_COLOURS = {"hot": "#ef4444", "warm": "#f59e0b", "cold": "#3b82f6", "frozen": "#6b7280"}
+
+
+def tiers_by_month_svg(rows: Sequence[tuple[str, dict[str, int]]]) -> str:
+    """One stacked bar per month (when the memories happened): how many of them sit in each
+    tier now. Old months going cold and frozen is the tiers at work."""
+    if not rows:
+        return '<p class="muted">no memories</p>'
+    top = max(sum(c.values()) for _, c in rows) or 1
+    plot, out = 480.0, []
+    for i, (month, counts) in enumerate(rows):
+        y, x = 4 + i * ROW, 80.0
+        parts = []
+        for tier, colour in TIER_COLOURS.items():
+            n = counts.get(tier, 0)
+            if not n:
+                continue
+            w = plot * n / top
+            parts.append(
+                f'<rect class="{tier}" x="{x:.1f}" y="{y}" width="{w:.1f}" height="14" '
+                f'fill="{colour}"><title>{escape(month)}: {n} {tier}</title></rect>'
+            )
+            x += w
+        out.append(
+            f'<g class="month" data-month="{escape(month)}"><text x="4" y="{y + 12}" '
+            f'font-size="11">{escape(month)}</text>{"".join(parts)}<text x="{x + 6:.1f}" '
+            f'y="{y + 12}" font-size="11">{sum(counts.values())}</text></g>'
+        )
+    height = 8 + len(rows) * ROW
+    legend = " ".join(
+        f'<span style="color:{c}">■</span> {escape(t)}' for t, c in TIER_COLOURS.items()
+    )
+    return (
+        f'<svg class="tiers-by-month" width="640" height="{height}" viewBox="0 0 640 {height}" '
+        f'style="background:#fff">{"".join(out)}</svg><p class="muted">{legend}; by the month '
+        "each memory happened</p>"
+    )
+
+
+def ego_svg(name: str, links: Sequence[tuple[str, str, str]]) -> str:
+    """An entity in the middle and what its facts link it to around it: (neighbour,
+    predicate, state) per link, the edge coloured by the fact's state."""
+    if not links:
+        return '<p class="muted">no links</p>'
+    size, r = 520, 190
+    cx = cy = size / 2
+    names = sorted({n for n, _, _ in links})
+    pos = {
+        n: (cx + r * math.cos(2 * math.pi * i / len(names)),
+            cy + r * math.sin(2 * math.pi * i / len(names)))
+        for i, n in enumerate(names)
+    }  # fmt: skip
+    edges = "".join(
+        f'<g class="edge {state}"><line x1="{cx}" y1="{cy}" x2="{pos[n][0]:.1f}" '
+        f'y2="{pos[n][1]:.1f}" stroke="{COLOURS.get(state, "#9ca3af")}" stroke-width="2"/>'
+        f'<text x="{(cx + pos[n][0]) / 2:.1f}" y="{(cy + pos[n][1]) / 2 - 3:.1f}" '
+        f'font-size="10" fill="#6b7280">{escape(p)}</text></g>'
+        for n, p, state in links
+    )
+    nodes = "".join(
+        f'<g class="node"><circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="#3b82f6"/><text '
+        f'x="{x + 8:.1f}" y="{y + 4:.1f}" font-size="11">{escape(n)}</text></g>'
+        for n, (x, y) in pos.items()
+    )
+    centre = (
+        f'<circle cx="{cx}" cy="{cy}" r="9" fill="#1d2330"/><text x="{cx + 12}" y="{cy + 4}" '
+        f'font-size="13" font-weight="bold">{escape(name)}</text>'
+    )
+    return (
+        f'<svg class="ego" width="{size}" height="{size}" viewBox="0 0 {size} {size}" '
+        f'style="background:#fff">{edges}{nodes}{centre}</svg>'
     )

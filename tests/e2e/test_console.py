@@ -146,6 +146,9 @@ def test_an_operator_reads_a_memory_s_history_and_corrects_it(
     lena = next(e for e in episodes if "Hamburg" in e.content)
     login(page, url, ADMIN)
     page.goto(f"{url}/console/ns/maya/memories")
+    months = {e.occurred_at.strftime("%Y-%m") for e in episodes if e.expired_at is None}
+    drawn_months = page.locator("svg.tiers-by-month g.month")
+    assert {m.get_attribute("data-month") for m in drawn_months.all()} == months
     page.fill("input[name=q]", "tobias")
     page.click("text=search")
     page.locator("tr.memory a", has_text="Tobias").click()
@@ -165,6 +168,9 @@ def test_an_operator_reads_a_memory_s_history_and_corrects_it(
     page.locator("a[href*='/entities/']", has_text="Tobias").first.click()
     assert page.locator("svg.timeline g.fact").count() >= 1
     assert "Maya" in page.locator("#neighbours").inner_text()
+    page.goto(f"{url}/console/ns/maya/entities/Maya")
+    edges = page.locator("svg.ego g.edge")
+    assert edges.count() >= 3 and page.locator("svg.ego g.edge.ended").count() >= 1
 
     # a correction without the session's token changes nothing
     stale = page.request.post(
