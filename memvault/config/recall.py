@@ -78,6 +78,24 @@ class RecallSettings(BaseModel):
     answer_factor: float = Field(
         default=1.3, ge=1, description="...of a current fact about what the query asks."
     )
+    group_cosine: float = Field(
+        default=0.3,
+        ge=0,
+        le=1,
+        description="For a question about now, leading episodes of one speaker at least this "
+        "close in meaning form a group, and inside the results the group's places go to its "
+        "members newest first (0: off; memvault/recall/groups.py).",
+    )
+    group_top: int = Field(
+        default=30, ge=2, le=200, description="Leading episodes looked at for groups."
+    )
+    group_band: float = Field(
+        default=0.75,
+        ge=0,
+        le=1,
+        description="Only episodes scoring at least this × the best one are grouped: those "
+        "that answer the question about as well as the best does.",
+    )
     currency_max_facts: int = Field(default=5000, ge=1, description="Facts read per recall.")
     currency_statements: int = Field(
         default=20,

@@ -71,6 +71,8 @@ class Assessment:
     answers: list[Fact] = field(default_factory=list)
     # episodes that answer it: the newest statement of the asked attribute (episode_updates)
     episode_answers: set[str] = field(default_factory=set)
+    # the newest of statements meaning the same thing → the others (memvault.recall.groups)
+    newest: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _day(t: datetime) -> str:

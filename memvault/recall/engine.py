@@ -38,7 +38,7 @@ from memvault.embed import Embedder
 from memvault.kg.model import Episode, normalize_name
 from memvault.kg.store import FactQuery, Store
 from memvault.kg.updates import STATEMENT_WORDS, asked_attributes, statements
-from memvault.recall import episode_updates, fusion
+from memvault.recall import episode_updates, fusion, groups
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment, Verdict, assess
 from memvault.recall.query import (
@@ -110,6 +110,7 @@ class Recaller:
         score = fusion.session_lift(c, score, self.s.channel_weights)
         score = fusion.time_lift(c, score, query, at, self.s.channel_weights)
         verdicts = self._currency(c, query, vector, at, score, k)
+        verdicts.newest = self._groups(c, query, score)
         self._discount_lent(c, score, verdicts)
         hits = rank(c, score, at, verdicts, k, self.s)
         if self.s.freeze_gc:
@@ -282,6 +283,21 @@ class Recaller:
             c.signal[signal][key] = lent * v.factor
 
     # -- currency ---------------------------------------------------------------------------
+    def _groups(self, c: Candidates, query: str, score: dict[Key, float]) -> dict[str, list[str]]:
+        """For a question about now, the leading episodes that mean the same thing, grouped
+        (memvault.recall.groups): the newest of each → the others."""
+        if self.s.group_cosine <= 0 or not groups.asks_about_now(query):
+            return {}
+        leading = sorted((key for key in score if key[0] == "episode"), key=lambda x: -score[x])
+        top = score[leading[0]] if leading else 0.0
+        ids = [
+            i
+            for key in leading[: self.s.group_top]
+            if score[key] >= self.s.group_band * top and (i := key[1]) in c.episodes
+        ]
+        vectors = self.store.get_vectors(c.ns, "episode", ids)
+        return groups.newest_of_groups([c.episodes[i] for i in ids], vectors, self.s.group_cosine)
+
     def _currency(
         self,
         c: Candidates,

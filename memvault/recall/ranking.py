@@ -49,7 +49,7 @@ def rank(
     scored.sort(key=lambda item: (-item[1].score, _order(c, item[0])))
     if s.session_cap:
         scored = _spread(scored, c, s.session_cap)
-    return [_hit(c, key, factors) for key, factors in scored[:k]]
+    return [_hit(c, key, f) for key, f in _newest_first(c, scored[:k], verdicts.newest)]
 
 
 def _order(c: Candidates, key: Key) -> tuple[object, ...]:
@@ -59,6 +59,36 @@ def _order(c: Candidates, key: Key) -> tuple[object, ...]:
     if kind == "episode":
         return (0, *episode_order(c.episodes[rid]))
     return (1, *fact_order(c.facts[rid]))
+
+
+def _newest_first(
+    c: Candidates, top: list[tuple[Key, Factors]], newest: dict[str, list[str]]
+) -> list[tuple[Key, Factors]]:
+    """Inside each group of statements meaning the same thing (memvault.recall.groups), the
+    newest takes the best of the group's places in ``top``, the next newest the next, and so
+    on: the memories returned stay the same, only their order changes."""
+    if not newest:
+        return top
+    place = {key: n for n, (key, _) in enumerate(top)}
+    for head, others in newest.items():
+        members = [m for m in (head, *others) if ("episode", m) in place]
+        if len(members) < 2:
+            continue
+        slots = sorted(place[("episode", m)] for m in members)
+        by_time = sorted(members, key=lambda m: episode_order(c.episodes[m]), reverse=True)
+        moved = {("episode", m): slot for m, slot in zip(by_time, slots, strict=True)}
+        scores = {slot: top[slot][1].score for slot in slots}
+        for key, slot in moved.items():
+            f = top[place[key]][1]
+            if place[key] != slot:
+                f.currency_note = (
+                    f"{f.currency_note + '; ' if f.currency_note else ''}"
+                    f"{len(members)} statements mean the same thing: newest first"
+                )
+            f.score = scores[slot]
+        for key, slot in moved.items():
+            place[key] = slot
+    return sorted(top, key=lambda item: place[item[0]])
 
 
 def _quotes_rank_first(scored: list[tuple[Key, Factors]], runs: dict[Key, float]) -> None:

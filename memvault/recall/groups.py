@@ -1,0 +1,75 @@
+"""Currency by meaning (issue 33, decision 0013): statements about the same thing, newest
+first, for a question about now.
+
+The rules (memvault/kg/updates.py) know some wordings of a change; users say changes in many
+more ("badge photo done, first standup at Copperleaf tomorrow"). This step knows none: among
+the leading episode candidates, those of one speaker whose vectors are close
+(``group_cosine``) say something about the same thing, and for a question about now the
+newest of such a group ranks just above the best of the others. Nothing is hidden or
+demoted: the older statements keep their scores (and a second pet stays in the list).
+
+A question is about now unless it asks about the past: a history cue ("before", "used to",
+memvault.recall.currency), a past-tense auxiliary or a time marker ("did", "was", "ago",
+"last", a year). That is grammar (closed-class words), not a list of ways to say a change.
+Pure: the caller passes the vectors.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from memvault.kg.model import Episode, episode_order
+from memvault.language.words import plain_words
+from memvault.recall.currency import is_history_question
+
+PAST = frozenset(
+    "did was were had used ago before previously formerly originally earlier once last first "
+    "yesterday".split()
+)
+_YEAR = re.compile(r"\b(1[89]|20)\d\d\b")
+
+
+def asks_about_now(query: str) -> bool:
+    """No history cue, no past-tense auxiliary or time marker, no year."""
+    if is_history_question(query) or _YEAR.search(query):
+        return False
+    return not (set(plain_words(query)) & PAST)
+
+
+def newest_of_groups(
+    episodes: Sequence[Episode], vectors: Mapping[str, np.ndarray], threshold: float
+) -> dict[str, list[str]]:
+    """Groups of ``episodes`` (one speaker each) whose vectors are at least ``threshold``
+    apart in cosine, linked transitively: the newest of each group → the others."""
+    have = [e for e in episodes if e.id in vectors]
+    if len(have) < 2 or threshold <= 0:
+        return {}
+    matrix = np.stack([vectors[e.id] for e in have]).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-12
+    close = matrix @ matrix.T >= threshold
+    parent = list(range(len(have)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    speakers = [(e.speaker or "").lower() for e in have]
+    for i in range(len(have)):
+        for j in range(i + 1, len(have)):
+            if close[i, j] and speakers[i] == speakers[j]:
+                parent[root(i)] = root(j)
+    groups: dict[int, list[Episode]] = {}
+    for i, e in enumerate(have):
+        groups.setdefault(root(i), []).append(e)
+    out: dict[str, list[str]] = {}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        newest = max(members, key=episode_order)
+        out[newest.id] = [e.id for e in members if e.id != newest.id]
+    return out
