@@ -99,6 +99,16 @@ def recall_cmd(
         console.print(f"[yellow]skipped: {report.skipped} turns[/] with no usable text ({reasons})")
         for t in report.skipped_turns[:10]:
             console.print(f"  {t['where']} turn {t['turn_id']}", highlight=False)
+    if report.repeated:
+        kinds = ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in report.repeated.items())
+        console.print(
+            f"[yellow]repeated turn ids: {sum(report.repeated.values())}[/] ({kinds}; the same "
+            "text counted once, another text kept under the same id)"
+        )
+        for t in report.repeated_turns[:10]:
+            console.print(
+                f"  {t['where']} turn {t['turn_id']} (first: {t['first']})", highlight=False
+            )
     if report.undated_sessions:
         console.print(
             f"{report.undated_sessions} sessions had no date: each placed one minute after "

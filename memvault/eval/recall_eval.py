@@ -44,6 +44,10 @@ class EvalReport:
     skipped_reasons: dict[str, int] = field(default_factory=dict)
     skipped_turns: list[dict[str, str]] = field(default_factory=list)  # the first 50
     undated_sessions: int = 0  # placed after the session before them in the file
+    # a turn id seen again in its conversation (a session replayed at another date): the same
+    # text is not ingested twice; another text is kept as its own memory under the same id
+    repeated: dict[str, int] = field(default_factory=dict)  # same_text | other_text → count
+    repeated_turns: list[dict[str, str]] = field(default_factory=list)  # the first 50
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -93,6 +97,9 @@ def read_jsonl(
     return rows
 
 
+ALIAS = "\u241f"  # between a repeated turn id and its line: "t7␟42" ranks as "t7"
+
+
 def namespace_for(conv_id: str) -> str:
     cleaned = re.sub(r"[^A-Za-z0-9_.:@-]", "_", str(conv_id)).lstrip("_.:@-")
     return (cleaned or "conv")[:128]
@@ -107,22 +114,30 @@ def usable_turns(
 ) -> list[dict[str, Any]]:
     """Turns with usable text. Real chat logs hold empty turns, zero-width spaces and
     control characters: such a turn is skipped, counted and listed, never fatal. A turn id
-    used twice in one conversation is refused, naming both lines."""
-    seen: dict[tuple[str, str], int] = {}
-    problems: list[Problem] = []
+    seen again in its conversation (real haystacks replay a session at another date) is
+    counted and listed, never fatal: with the same text it is not ingested twice (the first
+    stands); with another text it is kept as its own memory, ranked under the same id."""
+    seen: dict[tuple[str, str], tuple[int, str]] = {}
     keep: list[dict[str, Any]] = []
     reasons: dict[str, int] = defaultdict(int)
+    repeats: dict[str, int] = defaultdict(int)
     for row in turns:
         key = (str(row["conv_id"]), str(row["turn_id"]))
+        text = " ".join(str(row["_episode"].get("content") or "").split())
         if key in seen:
-            problems.append(
-                Problem(
-                    f"{path}:{row['_line']}",
-                    f"turn_id {key[1]!r} of conversation {key[0]!r} is also on line {seen[key]}",
-                )
-            )
-            continue
-        seen[key] = row["_line"]
+            line, first = seen[key]
+            kind = "same_text" if text == first else "other_text"
+            repeats[kind] += 1
+            if len(report.repeated_turns) < 50:
+                report.repeated_turns.append(
+                    {"where": f"{path}:{row['_line']}", "turn_id": key[1],
+                     "first": f"{path}:{line}", "kind": kind}
+                )  # fmt: skip
+            if kind == "same_text":
+                continue
+            row["_episode"] = {**row["_episode"], "external_id": f"{key[1]}{ALIAS}{row['_line']}"}
+        else:
+            seen[key] = (row["_line"], text)
         try:
             normalize_content(str(row["_episode"].get("content") or ""), limit=max_chars)
         except InvalidInputError as exc:
@@ -134,10 +149,9 @@ def usable_turns(
                 )
             continue
         keep.append(row)
-    if problems:
-        raise InvalidBatchError(problems, what=str(path))
     report.skipped = sum(reasons.values())
     report.skipped_reasons = dict(reasons)
+    report.repeated = dict(repeats)
     return keep
 
 
@@ -201,13 +215,14 @@ def ingest_turns(
 
 
 def ranked_turns(vault: MemVault, ns: str, question: str, k: int, now: Any) -> list[str]:
-    """Up to k distinct turn ids in rank order (facts count through their source turns)."""
+    """Up to k distinct turn ids in rank order (facts count through their source turns; a
+    repeated id's other text counts as that id)."""
     hits = vault.recall(question, namespace=ns, k=min(3 * k, 1000), now=now)
     source_ids = [i for h in hits for i in h.source_episode_ids]
     external = {e.id: e.external_id for e in vault.store.get_episodes(ns, source_ids)}
     ranked: list[str] = []
     for episode_id in source_ids:
-        turn = external.get(episode_id)
+        turn = (external.get(episode_id) or "").split(ALIAS)[0]
         if turn and turn not in ranked:
             ranked.append(turn)
         if len(ranked) == k:

@@ -1,17 +1,16 @@
 """Real chat logs never break the evaluation: empty, zero-width, control-character and
 byte-order-mark turns are skipped, counted and listed; huge turns are kept (truncated);
-sessions with no date are placed; a turn id used twice is refused naming both lines."""
+sessions with no date are placed; a turn id seen again (a session replayed at another date)
+is counted and listed, never fatal: the same text once, another text kept under the id."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
-import pytest
-
 from memvault import MemVault
 from memvault.embed import HashingEmbedder
-from memvault.errors import InvalidBatchError
 from memvault.eval.recall_eval import run_recall_eval
 
 
@@ -61,15 +60,28 @@ def test_unusable_turns_are_skipped_counted_and_listed(tmp_path: Path) -> None:
         assert cello.episode is not None and cello.episode.metadata.get("truncated")
 
 
-def test_a_turn_id_used_twice_is_refused_naming_both_lines(tmp_path: Path) -> None:
-    turns = _write(tmp_path / "t.jsonl", [*DIRTY, _turn("t1", "again")])
+def test_a_repeated_turn_id_is_counted_and_never_fatal(tmp_path: Path) -> None:
+    replay = [
+        _turn("t1", "I adopted a cat called Miso.", session="3", when="2024-09-01"),  # same text
+        _turn("t7", "Actually the move to Porto was in June.", session="3", when="2024-09-01"),
+    ]
+    turns = _write(tmp_path / "t.jsonl", [*DIRTY, *replay])
     questions = _write(tmp_path / "q.jsonl", QUESTIONS)
     with MemVault.open(tmp_path / "e.db", embedder=HashingEmbedder()) as vault:
-        with pytest.raises(InvalidBatchError) as caught:
-            run_recall_eval(vault, turns, questions, k=5, out=None)
-        assert caught.value.problems[0].where.endswith("t.jsonl:8")
-        assert "also on line 1" in caught.value.problems[0].message
-        assert vault.namespaces() == []  # nothing ingested
+        out = io.StringIO()
+        report = run_recall_eval(vault, turns, questions, k=5, out=out)
+        assert report.repeated == {"same_text": 1, "other_text": 1}
+        listed = [(t["turn_id"], t["first"].rsplit(":", 1)[1], t["kind"]) for t in
+                  report.repeated_turns]  # fmt: skip
+        assert listed == [("t1", "1", "same_text"), ("t7", "7", "other_text")]
+        assert report.overall == 1.0  # every question still answered
+        assert vault.stats(namespace="c")["episodes"] == 4  # the other text is a memory too
+        ranked = {json.loads(line)["question_id"]: json.loads(line)["ranked"]
+                  for line in out.getvalue().splitlines()}  # fmt: skip
+        assert all(len(r) == len(set(r)) for r in ranked.values())
+        assert all("\u241f" not in t for r in ranked.values() for t in r)  # ranked as "t7"
+        kept = {e.content: e.external_id for e in vault.episodes(namespace="c", limit=100)}
+        assert kept["Actually the move to Porto was in June."].startswith("t7")
 
 
 def test_the_cli_reports_what_it_skipped(tmp_path: Path) -> None:
