@@ -28,6 +28,7 @@ from memvault.kg.model import (
     Fact,
     Mention,
     Session,
+    chunk_id,
     content_hash,
 )
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
@@ -304,16 +305,30 @@ class Writer:
     def _vectors(
         self, episodes: list[Episode], facts: list[Fact], entities: list[Entity]
     ) -> list[VectorRecord]:
+        chunks = [
+            (chunk_id(e.id, n), t) for e in episodes for n, t in enumerate(e.chunk_texts(), 1)
+        ]
         texts = (
             [e.vector_text() for e in episodes]
             + [f.vector_text() for f in facts]
             + [e.name for e in entities]
+            + [t for _, t in chunks]
         )
         if not texts:
             return []
         matrix = self.embedder.embed(texts)
-        kinds = ["episode"] * len(episodes) + ["fact"] * len(facts) + ["entity"] * len(entities)
-        ids = [e.id for e in episodes] + [f.id for f in facts] + [e.id for e in entities]
+        kinds = (
+            ["episode"] * len(episodes)
+            + ["fact"] * len(facts)
+            + ["entity"] * len(entities)
+            + ["chunk"] * len(chunks)
+        )
+        ids = (
+            [e.id for e in episodes]
+            + [f.id for f in facts]
+            + [e.id for e in entities]
+            + [i for i, _ in chunks]
+        )
         return [
             VectorRecord(kind=kind, id=i, vector=matrix[row])  # type: ignore[arg-type]
             for row, (kind, i) in enumerate(zip(kinds, ids, strict=True))

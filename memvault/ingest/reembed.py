@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from memvault.embed import Embedder
 from memvault.errors import InvalidInputError
-from memvault.kg.model import Entity, Episode, Fact, VectorKind
+from memvault.kg.model import Entity, Episode, Fact, VectorKind, chunk_id
 from memvault.kg.store import Batch, Store, VectorRecord
 
 BATCH = 256
@@ -38,6 +38,7 @@ def _texts(store: Store, namespace: str) -> list[tuple[VectorKind, str, str]]:
     for r in store.iter_records(namespace):
         if isinstance(r, Episode):
             out.append(("episode", r.id, r.vector_text()))
+            out += [("chunk", chunk_id(r.id, n), t) for n, t in enumerate(r.chunk_texts(), 1)]
         elif isinstance(r, Fact):
             out.append(("fact", r.id, r.vector_text()))
         elif isinstance(r, Entity):

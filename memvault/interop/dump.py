@@ -29,7 +29,16 @@ from pydantic import BaseModel, ValidationError
 
 from memvault.embed import Embedder
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
-from memvault.kg.model import Entity, Episode, Fact, MemoryType, Mention, Session, VectorKind
+from memvault.kg.model import (
+    Entity,
+    Episode,
+    Fact,
+    MemoryType,
+    Mention,
+    Session,
+    VectorKind,
+    chunk_id,
+)
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
 from memvault.persona.model import LIVE, Attitude, Skill
 
@@ -159,6 +168,11 @@ def import_namespace(
     same_text = header.get("vector_text") == VECTOR_TEXT
     texts: list[tuple[VectorKind, str, str]] = (
         [("episode", e.id, e.vector_text()) for e in batch.episodes]
+        + [
+            ("chunk", chunk_id(e.id, n), t)
+            for e in batch.episodes
+            for n, t in enumerate(e.chunk_texts(), start=1)
+        ]
         + [("fact", f.id, f.vector_text()) for f in batch.facts]
         + [("entity", e.id, e.name) for e in batch.entities]
     )
@@ -167,7 +181,7 @@ def import_namespace(
         for t in texts
         if not reuse
         or (t[0], t[1]) not in vectors
-        or (t[0] in ("episode", "fact") and not same_text)
+        or (t[0] in ("episode", "chunk", "fact") and not same_text)
     ]
     if missing:
         matrix = embedder.embed([t[2] for t in missing])

@@ -16,6 +16,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from memvault.language.text import tail_chunks
+
 NAMESPACE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$"
 
 
@@ -115,6 +117,12 @@ class Episode(Record):
         text = f"{self.speaker}: {self.content}" if self.speaker else self.content
         cues = (self.metadata.get("digest") or {}).get("cues")
         return f"{text} {cues}" if isinstance(cues, str) and cues else text
+
+    def chunk_texts(self) -> list[str]:
+        """What the embedder would not read of a long text (it reads about 900 characters):
+        the rest in overlapping windows, one vector each (kind ``chunk``), so that a fact
+        after the 3,000th character is found by meaning too."""
+        return tail_chunks(self.vector_text())
 
     def vector_text(self) -> str:
         """The text the vector index sees: what was said. With the speaker's name in it, every
@@ -246,7 +254,17 @@ class Mention(BaseModel):
 
 
 RecordKind = Literal["episode", "fact", "entity", "session"]
-VectorKind = Literal["episode", "fact", "entity"]
+VectorKind = Literal["episode", "fact", "entity", "chunk"]
+CHUNK = ":"  # a chunk vector's id: the episode's id, ":", its number from 1
+
+
+def chunk_id(episode_id: str, n: int) -> str:
+    return f"{episode_id}{CHUNK}{n}"
+
+
+def chunk_episode(vector_id: str) -> str:
+    """The episode a chunk vector belongs to."""
+    return vector_id.rsplit(CHUNK, 1)[0]
 
 
 def normalize_name(name: str) -> str:

@@ -20,3 +20,36 @@ def clip(text: str, limit: int) -> str:
     cut = text.rfind(" ", int(room * 0.8), room + 1)
     head = text[: cut if cut > 0 else room].rstrip(" ,;:-")
     return f"{head}{ELLIPSIS}"
+
+
+CHUNK_CHARS, CHUNK_OVERLAP, MAX_CHUNKS = 600, 100, 32
+
+
+def tail_chunks(
+    text: str, size: int = CHUNK_CHARS, overlap: int = CHUNK_OVERLAP, limit: int = MAX_CHUNKS
+) -> list[str]:
+    """The parts of a long text an embedder reading about ``size`` characters would not see:
+    windows of at most ``size`` characters after the first ``size``, each starting
+    ``overlap`` characters before the previous one ended, cut at word boundaries; at most
+    ``limit`` (the rest of a pasted book is left to the keyword index). A text within
+    ``size`` has none."""
+    text = " ".join(text.split())
+    if len(text) <= size or size <= overlap:
+        return []
+    out: list[str] = []
+    start = size - overlap
+    while start < len(text) and len(out) < limit:
+        if start > 0 and text[start - 1] != " ":  # begin at the next word
+            nxt = text.find(" ", start)
+            start = nxt + 1 if 0 <= nxt < start + overlap else start
+        end = min(start + size, len(text))
+        if end < len(text):
+            cut = text.rfind(" ", start + size // 2, end)
+            end = cut if cut > 0 else end
+        piece = text[start:end].strip()
+        if piece:
+            out.append(piece)
+        if end >= len(text):
+            break
+        start = max(end - overlap, start + 1)
+    return out

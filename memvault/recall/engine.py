@@ -35,7 +35,7 @@ import numpy as np
 
 from memvault.config import RecallSettings
 from memvault.embed import Embedder
-from memvault.kg.model import Episode, normalize_name
+from memvault.kg.model import Episode, chunk_episode, normalize_name
 from memvault.kg.store import FactQuery, Store
 from memvault.kg.updates import STATEMENT_WORDS, asked_attributes, statements
 from memvault.recall import episode_updates, fusion, groups
@@ -142,7 +142,10 @@ class Recaller:
     def _gather(self, c: Candidates, query: str, vector: np.ndarray, n: int) -> None:
         terms = keyword_terms(query)
         for kind in ("episode", "fact"):
-            c.add_channel("dense", kind, self.store.vector_topk(c.ns, kind, vector, n))
+            nearest = self.store.vector_topk(c.ns, kind, vector, n)
+            if kind == "episode":
+                nearest = self._with_chunks(c.ns, nearest, vector, n)
+            c.add_channel("dense", kind, nearest)
             found = self.store.keyword_topk(c.ns, kind, terms, n)
             c.add_channel("keyword", kind, self._telling(c.ns, kind, found))
         c.query_entities = self.store.find_entities(c.ns, name_candidates(query))
@@ -153,6 +156,22 @@ class Recaller:
             c.quoting = [rid for rid, _ in quoting]
             for rid in c.quoting:
                 c.keys.setdefault(("episode", rid), None)
+
+    def _with_chunks(
+        self, namespace: str, nearest: list[tuple[str, float]], vector: np.ndarray, n: int
+    ) -> list[tuple[str, float]]:
+        """A long episode is as near as its nearest part: the chunks' vectors (what the
+        embedder would not read of a long text, memvault.kg.model.Episode.chunk_texts) lend
+        their episode their cosine when it is higher than its own."""
+        chunks = self.store.vector_topk(namespace, "chunk", vector, n)
+        if not chunks:
+            return nearest
+        best = dict(nearest)
+        for rid, score in chunks:
+            episode = chunk_episode(rid)
+            if score > best.get(episode, -2.0):
+                best[episode] = score
+        return sorted(best.items(), key=lambda kv: -kv[1])[:n]
 
     def _telling(
         self, namespace: str, kind: Literal["episode", "fact"], found: list[tuple[str, float]]

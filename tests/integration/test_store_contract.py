@@ -9,7 +9,15 @@ import numpy as np
 import pytest
 
 from memvault.errors import InvalidInputError
-from memvault.kg.model import Entity, Episode, Fact, Mention, Session, content_hash
+from memvault.kg.model import (
+    Entity,
+    Episode,
+    Fact,
+    Mention,
+    Session,
+    chunk_id,
+    content_hash,
+)
 from memvault.kg.store import Batch, Doc, FactQuery, Store, VectorRecord
 from tests.conftest import T0
 
@@ -172,6 +180,27 @@ def test_vector_topk_is_exact_and_follows_writes_and_deletes(
     # a's vector moved away and c is gone
     assert store.vector_topk(NS, "episode", vec(1, 0.1, 0), 3)[0][0] == b.id
     assert len(store.vector_topk(NS, "episode", vec(1, 0, 0), 10)) == 2
+
+
+def test_an_episode_s_chunk_vectors_go_with_it_and_stay_out_of_the_change_feed(
+    store_factory: Callable[[], Store],
+) -> None:
+    store, reader = store_factory(), store_factory()
+    a, b = episode("a long one"), episode("another long one")
+    chunks = [
+        VectorRecord("chunk", chunk_id(e.id, n), vec(1, n, 0)) for e in (a, b) for n in (1, 2)
+    ]
+    store.apply(Batch(namespace=NS, episodes=[a, b], vectors=chunks))
+    assert len(reader.vector_topk(NS, "chunk", vec(1, 1, 0), 10)) == 4  # the reader's index
+    mark = store.watermark(NS)
+    store.apply(Batch(namespace=NS, deletes=[("episode", a.id)]))
+    left = store.vector_topk(NS, "chunk", vec(1, 1, 0), 10)
+    assert sorted(i for i, _ in left) == [chunk_id(b.id, 1), chunk_id(b.id, 2)]
+    assert sorted(i for i, _ in reader.vector_topk(NS, "chunk", vec(1, 1, 0), 10)) == sorted(
+        i for i, _ in left
+    )
+    assert store.get_vectors(NS, "chunk", [chunk_id(a.id, 1), chunk_id(a.id, 2)]) == {}
+    assert store.changed_since(NS, mark).deleted == [("episode", a.id)]  # records only
 
 
 def test_vector_index_sees_writes_from_another_connection(

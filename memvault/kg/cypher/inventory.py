@@ -43,7 +43,7 @@ class Inventory:
 
         deleted = self.d.read(
             "MATCH (t:Tombstone) WHERE t.ns = $ns AND t.seq > $since AND t.seq <= $mark"
-            " RETURN t.kind, t.id ORDER BY t.seq",
+            " AND t.kind <> 'chunk' RETURN t.kind, t.id ORDER BY t.seq",  # vectors, not records
             params,
         )
         return Changes(

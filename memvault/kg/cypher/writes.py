@@ -9,7 +9,7 @@ from typing import Any
 
 from memvault.clock import ensure_utc
 from memvault.kg.cypher.vectors import pack
-from memvault.kg.model import normalize_name
+from memvault.kg.model import CHUNK, normalize_name
 from memvault.kg.sqlite.sql import ns_token
 from memvault.kg.sqlite.vectors import unit
 from memvault.kg.store import Batch, VectorRecord
@@ -87,6 +87,18 @@ def batch_query(batch: Batch, p: str) -> tuple[str, dict[str, Any]]:
                     f"UNWIND {_nonempty(f'{p}del_{kind}')} AS gone",
                     f"OPTIONAL MATCH (v:Vector) WHERE v.ns = ${p}ns AND v.kind = '{kind}'"
                     " AND v.id = gone",
+                    "DETACH DELETE v",
+                    "WITH DISTINCT seq",
+                ]
+            if kind == "episode":  # its chunks' vectors go with it (ids "<episode id>:<n>")
+                params[f"{p}chunks_of"] = [f"{i}{CHUNK}" for i in ids]
+                lines += [
+                    "WITH seq",
+                    f"UNWIND {_nonempty(f'{p}chunks_of')} AS prefix",
+                    f"OPTIONAL MATCH (v:Vector) WHERE v.ns = ${p}ns AND v.kind = 'chunk'"
+                    " AND v.id STARTS WITH prefix",
+                    "FOREACH (_ IN CASE WHEN v IS NULL THEN [] ELSE [1] END |"
+                    f" CREATE (:Tombstone {{ns: ${p}ns, kind: 'chunk', id: v.id, seq: seq}}))",
                     "DETACH DELETE v",
                     "WITH DISTINCT seq",
                 ]

@@ -50,7 +50,7 @@ class Inventory:
 
             deleted = self._read(
                 "SELECT kind, id FROM deletions WHERE namespace = ? AND seq > ? AND seq <= ?"
-                " ORDER BY seq",
+                " AND kind != 'chunk' ORDER BY seq",  # chunks are vectors, not records
                 (namespace, watermark, mark),
             )
             return Changes(
@@ -80,7 +80,7 @@ class Inventory:
             }
             deleted = self._read(
                 "SELECT kind, id FROM deletions WHERE namespace = ? AND seq > ? AND seq <= ?"
-                " ORDER BY seq",
+                " AND kind != 'chunk' ORDER BY seq",  # chunks are vectors, not records
                 (namespace, watermark, mark),
             )
             return mark, ids, [(r[0], r[1]) for r in deleted]

@@ -328,7 +328,7 @@ class SQLiteStore(Inventory, Store):
         with self._lock:
             return {
                 kind: self._vectors.prepare(self._conn, namespace, kind)
-                for kind in ("episode", "fact", "entity")
+                for kind in ("episode", "fact", "entity", "chunk")
             }
 
     def keyword_topk(

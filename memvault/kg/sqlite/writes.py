@@ -9,7 +9,7 @@ import time
 from collections.abc import Sequence
 
 from memvault.errors import InvalidInputError
-from memvault.kg.model import Entity, Episode, Fact, RecordKind, normalize_name
+from memvault.kg.model import CHUNK, Entity, Episode, Fact, RecordKind, normalize_name
 from memvault.kg.sqlite.sql import chunks as _chunks
 from memvault.kg.sqlite.sql import marks as _marks
 from memvault.kg.sqlite.sql import ns_token
@@ -215,6 +215,19 @@ def _delete(c: sqlite3.Connection, ns: str, kind: RecordKind, record_id: str, se
         ).fetchall()
         if gone:
             _bump_vector_state(c, ns, kind, seq, new_gen=True)
+    if kind == "episode":  # its chunks' vectors go with it (ids "<episode id>:<n>")
+        prefix = f"{record_id}{CHUNK}"
+        chunks = c.execute(
+            "DELETE FROM vectors WHERE namespace = ? AND kind = 'chunk'"
+            " AND substr(id, 1, ?) = ? RETURNING id",
+            (ns, len(prefix), prefix),
+        ).fetchall()
+        if chunks:  # logged, so the approximate index of chunks lets them go too
+            _bump_vector_state(c, ns, "chunk", seq, new_gen=True)
+            c.executemany(
+                "INSERT INTO deletions(namespace, kind, id, seq) VALUES (?, 'chunk', ?, ?)",
+                [(ns, r[0], seq) for r in chunks],
+            )
     c.execute(
         "INSERT INTO deletions(namespace, kind, id, seq) VALUES (?, ?, ?, ?)",
         (ns, kind, record_id, seq),
