@@ -54,6 +54,7 @@ class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods, Forge
             embedder=container.embedder,
             llm=container.llm,
             max_chars=self.settings.max_content_chars,
+            chunk_chars=self.settings.chunk_chars,
             hold_below=self.settings.hold_facts_below,
             due_days=self.settings.dream.review.due_days,
             on_episodes=self._persona_docs if self.settings.persona.on_write else None,
@@ -425,7 +426,12 @@ class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods, Forge
                 hint=f"namespaces: {', '.join(self.namespaces()) or 'none yet'}",
             )
         return reembed(
-            self.store, self.c.embedder, self.ns(namespace), apply=apply, on_progress=on_progress
+            self.store,
+            self.c.embedder,
+            self.ns(namespace),
+            apply=apply,
+            on_progress=on_progress,
+            chunk_chars=self.settings.chunk_chars,
         )
 
     def import_(self, source: IO[str], *, namespace: str | None = None) -> DumpSummary:
@@ -434,4 +440,5 @@ class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods, Forge
             source,
             embedder=self.c.embedder,
             namespace=self.ns(namespace) if namespace else None,
+            chunk_chars=self.settings.chunk_chars,
         )

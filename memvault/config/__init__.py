@@ -305,6 +305,14 @@ class Settings(BaseSettings):
         "answer for 5 minutes.",
     )
     max_content_chars: int = Field(default=8000, ge=100, le=1_000_000)
+    chunk_chars: int = Field(
+        default=600,
+        ge=0,
+        le=100_000,
+        description="A text longer than this also gets one vector per window of this many "
+        "characters past what the embedder reads (found by meaning to the end; costs "
+        "embedding time at write: bench/ingest.py). 0: the first window only.",
+    )
     hold_facts_below: float = Field(
         default=0.0,
         ge=0,

@@ -32,6 +32,7 @@ from memvault.kg.model import (
     content_hash,
 )
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
+from memvault.language.text import CHUNK_CHARS
 from memvault.llm import LLM
 from memvault.llm.prompts import ExtractedFact, Extraction, extract_v1
 
@@ -80,6 +81,7 @@ class Writer:
         embedder: Embedder,
         llm: LLM,
         max_chars: int,
+        chunk_chars: int = CHUNK_CHARS,
         hold_below: float = 0.0,
         due_days: float = 7.0,
         on_episodes: Callable[[str, list[Episode]], list[Doc]] | None = None,
@@ -88,6 +90,7 @@ class Writer:
         transaction (the persona layers' rules)."""
         self.store, self.embedder, self.llm, self.max_chars = store, embedder, llm, max_chars
         self.hold_below, self.due_days = hold_below, due_days
+        self.chunk_chars = chunk_chars
         self.on_episodes = on_episodes
 
     # -- episodes -------------------------------------------------------------------------
@@ -306,7 +309,9 @@ class Writer:
         self, episodes: list[Episode], facts: list[Fact], entities: list[Entity]
     ) -> list[VectorRecord]:
         chunks = [
-            (chunk_id(e.id, n), t) for e in episodes for n, t in enumerate(e.chunk_texts(), 1)
+            (chunk_id(e.id, n), t)
+            for e in episodes
+            for n, t in enumerate(e.chunk_texts(self.chunk_chars), 1)
         ]
         texts = (
             [e.vector_text() for e in episodes]

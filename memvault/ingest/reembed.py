@@ -20,6 +20,7 @@ from memvault.embed import Embedder
 from memvault.errors import InvalidInputError
 from memvault.kg.model import Entity, Episode, Fact, VectorKind, chunk_id
 from memvault.kg.store import Batch, Store, VectorRecord
+from memvault.language.text import CHUNK_CHARS
 
 BATCH = 256
 
@@ -33,12 +34,12 @@ class ReembedReport:
     seconds: float = 0.0
 
 
-def _texts(store: Store, namespace: str) -> list[tuple[VectorKind, str, str]]:
+def _texts(store: Store, namespace: str, size: int) -> list[tuple[VectorKind, str, str]]:
     out: list[tuple[VectorKind, str, str]] = []
     for r in store.iter_records(namespace):
         if isinstance(r, Episode):
             out.append(("episode", r.id, r.vector_text()))
-            out += [("chunk", chunk_id(r.id, n), t) for n, t in enumerate(r.chunk_texts(), 1)]
+            out += [("chunk", chunk_id(r.id, n), t) for n, t in enumerate(r.chunk_texts(size), 1)]
         elif isinstance(r, Fact):
             out.append(("fact", r.id, r.vector_text()))
         elif isinstance(r, Entity):
@@ -53,6 +54,7 @@ def reembed(
     *,
     apply: bool,
     on_progress: Callable[[int, int], None] | None = None,
+    chunk_chars: int = CHUNK_CHARS,
 ) -> ReembedReport:
     report = ReembedReport(namespace=namespace, embedder=embedder.name, applied=apply)
     if not apply:  # the store counts without reading a record
@@ -60,7 +62,7 @@ def reembed(
         every = {"episode": "episodes", "fact": "facts_all", "entity": "entities"}
         report.counts = {kind: counts[key] for kind, key in every.items() if counts.get(key)}
         return report
-    texts = _texts(store, namespace)
+    texts = _texts(store, namespace, chunk_chars)
     for kind, _, _ in texts:
         report.counts[kind] = report.counts.get(kind, 0) + 1
     if not texts:

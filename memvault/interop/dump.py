@@ -40,6 +40,7 @@ from memvault.kg.model import (
     chunk_id,
 )
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
+from memvault.language.text import CHUNK_CHARS
 from memvault.persona.model import LIVE, Attitude, Skill
 
 FORMAT = "memvault-dump"
@@ -130,7 +131,12 @@ def _lines(source: IO[str]) -> Iterator[tuple[int, str]]:
 
 
 def import_namespace(
-    store: Store, source: IO[str], *, embedder: Embedder, namespace: str | None = None
+    store: Store,
+    source: IO[str],
+    *,
+    embedder: Embedder,
+    namespace: str | None = None,
+    chunk_chars: int = CHUNK_CHARS,
 ) -> DumpSummary:
     """Load a dump; ``namespace`` renames it on the way in."""
     lines = _lines(source)
@@ -171,7 +177,7 @@ def import_namespace(
         + [
             ("chunk", chunk_id(e.id, n), t)
             for e in batch.episodes
-            for n, t in enumerate(e.chunk_texts(), start=1)
+            for n, t in enumerate(e.chunk_texts(chunk_chars), start=1)
         ]
         + [("fact", f.id, f.vector_text()) for f in batch.facts]
         + [("entity", e.id, e.name) for e in batch.entities]

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from memvault.language.text import tail_chunks
+from memvault.language.text import CHUNK_CHARS, CHUNK_OVERLAP, tail_chunks
 
 NAMESPACE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$"
 
@@ -118,11 +118,11 @@ class Episode(Record):
         cues = (self.metadata.get("digest") or {}).get("cues")
         return f"{text} {cues}" if isinstance(cues, str) and cues else text
 
-    def chunk_texts(self) -> list[str]:
+    def chunk_texts(self, size: int = CHUNK_CHARS) -> list[str]:
         """What the embedder would not read of a long text (it reads about 900 characters):
         the rest in overlapping windows, one vector each (kind ``chunk``), so that a fact
         after the 3,000th character is found by meaning too."""
-        return tail_chunks(self.vector_text())
+        return tail_chunks(self.vector_text(), size, CHUNK_OVERLAP)
 
     def vector_text(self) -> str:
         """The text the vector index sees: what was said. With the speaker's name in it, every

@@ -34,7 +34,8 @@ def tail_chunks(
     ``limit`` (the rest of a pasted book is left to the keyword index). A text within
     ``size`` has none."""
     text = " ".join(text.split())
-    if len(text) <= size or size <= overlap:
+    overlap = min(overlap, size // 6)
+    if size <= 0 or len(text) <= size:
         return []
     out: list[str] = []
     start = size - overlap

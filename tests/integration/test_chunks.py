@@ -48,3 +48,11 @@ def test_a_passage_after_the_3000th_character_is_found_by_meaning(tmp_path: Path
         assert vault.store.get_vectors("default", "chunk", ids) == {}
         assert vault.store.vector_topk("default", "chunk", q, 50) == []
         assert all(h.id != long_id for h in vault.recall(QUESTION, k=5))
+
+
+def test_chunks_can_be_turned_off(tmp_path: Path) -> None:
+    text = f"{PADDING}{PASSAGE}"
+    with MemVault.open(tmp_path / "v.db", clock=FixedClock(NOW), chunk_chars=0) as vault:
+        rid = vault.write(text, speaker="Ana").id
+        assert vault.store.get_vectors("default", "chunk", [chunk_id(rid, 1)]) == {}
+        assert vault.store.get_vectors("default", "episode", [rid])  # the turn's own vector
