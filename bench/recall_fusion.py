@@ -55,6 +55,8 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "session cap 3": {"session_cap": 3},
     "rank fusion, session cap 3": {"fusion": "rank", "session_cap": 3},
     "common words 20%": {"common_term_share": 0.2},
+    "no chunks": {"chunks": False},
+    "no grouping": {"group_cosine": 0.0},
     **{
         f"groups {cos}, band {band}": {"group_cosine": cos, "group_band": band}
         for cos in (0.3, 0.4)

@@ -78,6 +78,11 @@ class RecallSettings(BaseModel):
     answer_factor: float = Field(
         default=1.3, ge=1, description="...of a current fact about what the query asks."
     )
+    chunks: bool = Field(
+        default=True,
+        description="A long episode is as near as its nearest chunk (the vectors of what the "
+        "embedder would not read of it; settings.chunk_chars). false: its own vector only.",
+    )
     group_cosine: float = Field(
         default=0.3,
         ge=0,

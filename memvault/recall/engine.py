@@ -143,7 +143,7 @@ class Recaller:
         terms = keyword_terms(query)
         for kind in ("episode", "fact"):
             nearest = self.store.vector_topk(c.ns, kind, vector, n)
-            if kind == "episode":
+            if kind == "episode" and self.s.chunks:
                 nearest = self._with_chunks(c.ns, nearest, vector, n)
             c.add_channel("dense", kind, nearest)
             found = self.store.keyword_topk(c.ns, kind, terms, n)
