@@ -53,6 +53,14 @@ class RecallSettings(BaseModel):
         "session's best has had its place (0: no cap).",
     )
     # per-type age decay exp(-λ·age_days); facts age through effective confidence instead
+    decay_floor: float = Field(
+        default=0.2,
+        ge=0,
+        le=1,
+        description="Age decay lowers an episode's score to at most this share of it "
+        "(decay = floor + (1 - floor) × e^(-λ·days)): it orders memories of similar "
+        "relevance and never buries a clear match under a weak new one. 0: plain decay.",
+    )
     decay_per_day: dict[MemoryType, float] = Field(
         default_factory=lambda: {
             MemoryType.USER: 0.0005,

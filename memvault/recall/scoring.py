@@ -41,6 +41,11 @@ def decay(days: float, lam: float) -> float:
     return math.exp(-lam * days)
 
 
+def floored(factor: float, floor: float) -> float:
+    """``factor`` (0..1) moved into ``floor``..1: a penalty that orders, never buries."""
+    return floor + (1.0 - floor) * factor
+
+
 def half_life_stretch(
     uses: int, last_used: datetime | None, now: datetime, cap: float, fade_days: float
 ) -> float:
@@ -100,7 +105,7 @@ def score_episode(
         relevance=max(relevance, 0.0),
         importance=e.importance,
         age_days=days,
-        decay=decay(days / stretch, lam) if s.age_decay else 1.0,
+        decay=floored(decay(days / stretch, lam), s.decay_floor) if s.age_decay else 1.0,
         stretch=stretch,
         access_boost=access_boost(e.access_count, s),
         stickiness=anti_stickiness(e.access_count, e.reinforced_count, s),

@@ -30,7 +30,26 @@ def ep(**kw: object) -> Episode:
 )
 def test_per_type_age_decay(kind: MemoryType, lam: float) -> None:
     f = score_episode(ep(type=kind), 1.0, T0 + timedelta(days=100), S)
-    assert f.decay == pytest.approx(math.exp(-lam * 100))
+    assert f.decay == pytest.approx(S.decay_floor + (1 - S.decay_floor) * math.exp(-lam * 100))
+    plain = RecallSettings(decay_floor=0.0)
+    assert score_episode(ep(type=kind), 1.0, T0 + timedelta(days=100), plain).decay == (
+        pytest.approx(math.exp(-lam * 100))
+    )
+
+
+def test_decay_never_buries_a_clear_match_under_a_weak_new_one() -> None:
+    """A project note matching the question exactly, a year old, against a new one that
+    barely does (relevance 0.12): age orders similar memories, it does not overturn this."""
+    now = T0 + timedelta(days=365)
+    old = score_episode(ep(type=MemoryType.PROJECT), 1.0, now, S)
+    new = score_episode(
+        Episode(namespace="n", content="y", occurred_at=now, created_at=now,
+                type=MemoryType.PROJECT), 0.12, now, S)  # fmt: skip
+    assert old.score > new.score
+    close = score_episode(
+        Episode(namespace="n", content="y", occurred_at=now, created_at=now,
+                type=MemoryType.PROJECT), 0.9, now, S)  # fmt: skip
+    assert close.score > old.score  # of similar relevance, the newer still leads
 
 
 def test_access_boost_is_capped() -> None:
@@ -49,7 +68,8 @@ def test_anti_stickiness_penalises_fetched_but_unconfirmed() -> None:
 
 def test_composite_multiplies_every_factor() -> None:
     f = score_episode(ep(importance=0.8, access_count=2), 0.5, T0 + timedelta(days=10), S)
-    expected = 0.5 * 0.8 * math.exp(-0.0005 * 10) * 1.2 * 1.0
+    floor = S.decay_floor
+    expected = 0.5 * 0.8 * (floor + (1 - floor) * math.exp(-0.0005 * 10)) * 1.2 * 1.0
     assert f.score == pytest.approx(expected)
 
 
