@@ -18,5 +18,7 @@ ruff check .
 ruff format --check .
 echo "==> mypy" >&2
 mypy
+echo "==> import contracts" >&2
+lint-imports --no-cache
 echo "==> pytest" >&2
 exec python -m pytest "$@"

@@ -1,0 +1,1 @@
+"""The knowledge lint: structure, grounding, claims, llm (docs/lint.md)."""
