@@ -85,7 +85,11 @@ def build(
         """The memories that matter most for a query (as the world stood at as_of, an ISO
         date, when given), each with its score and why."""
         hits = vault.recall(query, namespace=ns, k=k, as_of=_when(as_of, "as_of"))
-        extra = {"recall_id": hits.recall_id, **({"hint": hits.hint} if hits.hint else {})}
+        extra = {
+            "recall_id": hits.recall_id,
+            **({"hint": hits.hint} if hits.hint else {}),
+            **({"vectors_pending": hits.vectors_pending} if hits.vectors_pending else {}),
+        }
         return [
             {
                 "kind": h.kind,

@@ -44,7 +44,7 @@ class StoreCollector(Collector):
     def collect(self) -> Iterator[Metric]:
         runs: Counter[str] = Counter()
         changes: Counter[str] = Counter()
-        pending = 0
+        pending = owed = 0
         store = self.vault.store
         for ns in store.namespaces():
             for doc in store.list_docs(ns, RUN, limit=SCAN):
@@ -52,6 +52,7 @@ class StoreCollector(Collector):
                 for op, n in (doc.body.get("counts") or {}).items():
                     changes[op] += int(n)
             pending += len(store.list_docs(ns, REVIEW, status="pending", limit=SCAN))
+            owed += self.vault.vectors_pending(namespace=ns)
         g = GaugeMetricFamily("memvault_dream_runs", "Dream runs by status", labels=["status"])
         for status, n in sorted(runs.items()):
             g.add_metric([status], n)
@@ -64,6 +65,11 @@ class StoreCollector(Collector):
         yield g
         yield GaugeMetricFamily(
             "memvault_review_pending", "Review items waiting for a human", value=pending
+        )
+        yield GaugeMetricFamily(
+            "memvault_vectors_pending",
+            "Memories written without their meaning vectors yet (deferred writes)",
+            value=owed,
         )
         usage = self.vault.c.llm.usage.snapshot()
         calls = GaugeMetricFamily("memvault_llm_calls", "LLM calls by call site", labels=["site"])

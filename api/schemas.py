@@ -79,6 +79,11 @@ class RecallOut(BaseModel):
     recall_id: str | None = Field(default=None, description="For POST /verdicts.")
     hint: str | None = Field(default=None, description="Set when this question failed before.")
     prefetched: bool = Field(default=False, description="Served from the prefetch cache.")
+    vectors_pending: int = Field(
+        default=0,
+        description="Memories still waiting for their meaning vectors: found by their words "
+        "only until catch-up embeds them.",
+    )
 
 
 class VerdictIn(Strict):

@@ -141,6 +141,7 @@ def recall(
     )
     result.recall_id, result.hint = out.get("recall_id"), out.get("hint")
     result.prefetched = bool(out.get("prefetched"))
+    result.vectors_pending = int(out.get("vectors_pending") or 0)
     return result
 
 

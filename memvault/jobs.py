@@ -50,6 +50,33 @@ def dream_namespace(
     return out
 
 
+def catch_up_namespace(c: Container, namespace: str) -> dict[str, Any]:
+    """Embed what deferred writes left without vectors in one namespace (memvault.ingest.
+    catchup): idempotent, one at a time per namespace across processes; a run killed midway
+    leaves its marks for the next."""
+    from memvault.ingest.catchup import catch_up
+
+    report = catch_up(
+        c.store,
+        c.embedder,
+        namespace,
+        batch=c.settings.catch_up_batch,
+        chunk_chars=c.settings.chunk_chars,
+        coord=c.coord,
+    )
+    out = report.as_dict()
+    log.info("catch_up_job", **out)
+    return out
+
+
+def namespaces_owed(c: Container) -> list[str]:
+    """Namespaces with memories still waiting for their vectors (the periodic check queues
+    their catch-up: a job lost with a killed API process is not lost for good)."""
+    from memvault.ingest.catchup import pending
+
+    return [ns for ns in c.store.namespaces() if pending(c.store, ns)]
+
+
 def namespaces_due(c: Container) -> list[str]:
     """Namespaces whose dream gate is open now (what the nightly check fans out)."""
     from memvault.dream.runner import Dreamer
@@ -87,6 +114,11 @@ class JobQueue(ABC):
 
     @abstractmethod
     def submit_prefetch(self, namespace: str, session_id: str) -> str: ...
+
+    @abstractmethod
+    def submit_catch_up(self, namespace: str) -> str:
+        """Queue the embedding of what deferred writes owe (a job of the dream's lane: it
+        is owed work, never dropped)."""
 
     @abstractmethod
     def status(self, job_id: str) -> dict[str, Any]: ...
@@ -201,6 +233,11 @@ class InProcessJobs(JobQueue):
         )
         return self._keep(namespace, future)
 
+    def submit_catch_up(self, namespace: str) -> str:
+        future: Future[dict[str, Any]] = Future()
+        self.lanes.put_dream((future, lambda: catch_up_namespace(self.c, namespace)))
+        return self._keep(namespace, future)
+
     def submit_prefetch(self, namespace: str, session_id: str) -> str:
         future: Future[dict[str, Any]] = Future()
         job_id = self._keep(namespace, future)
@@ -249,6 +286,8 @@ class InProcessJobs(JobQueue):
         for ns in due:
             self.submit_dream(ns, apply=True, force=False)
         diary_check(self.c, skip=due)
+        for ns in namespaces_owed(self.c):
+            self.submit_catch_up(ns)
         return due
 
     def _schedule(self, interval_s: float) -> None:

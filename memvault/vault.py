@@ -19,6 +19,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal
 from memvault.background import Background
 from memvault.bootstrap import Container, bootstrap, load_settings
 from memvault.capabilities.sdk import ForgetMethods
+from memvault.capabilities.vectors import VectorMethods
 from memvault.clock import ensure_utc
 from memvault.errors import InvalidInputError, NotFoundError, UnusableStoreError
 from memvault.feedback import Feedback as FeedbackService
@@ -43,10 +44,13 @@ _NAMESPACE = re.compile(NAMESPACE_PATTERN)
 log = logging.getLogger(__name__)
 
 
-class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods, ForgetMethods):
+class MemVault(
+    Background, PersonaMethods, InteropMethods, ProfileMethods, ForgetMethods, VectorMethods
+):
     def __init__(self, container: Container):
         self.c = container
         self._dreamer: Dreamer | None = None
+        self._catchup = None
         self.settings = container.settings
         self.store = container.store
         self.writer = Writer(
@@ -85,6 +89,7 @@ class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods, Forge
         return cls(bootstrap(settings, **parts))
 
     def close(self) -> None:
+        self._stop_catch_up()  # between batches: what it committed stays, the rest waits
         self.c.close()
 
     def __enter__(self) -> MemVault:
@@ -128,7 +133,11 @@ class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods, Forge
 
             content = decode(content)
         ns = self.ns(namespace)
-        result = self.writer.write_episodes(ns, [{"content": content, **fields}], now=self.now(now))
+        defer = self.settings.defer_vectors == "always"
+        result = self.writer.write_episodes(
+            ns, [{"content": content, **fields}], now=self.now(now), defer_vectors=defer
+        )
+        self._vectors_owed(ns, result.vectors_pending)
         self._captured(ns, result, now)
         return self.store.get_episodes(ns, result.episode_ids)[0]
 
@@ -139,10 +148,19 @@ class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods, Forge
         namespace: str | None = None,
         now: datetime | None = None,
         labels: Sequence[str] | None = None,
+        defer_vectors: bool | None = None,
     ) -> WriteResult:
-        """Write a batch in one transaction: all of it, or (on any invalid item) none."""
+        """Write a batch in one transaction: all of it, or (on any invalid item) none.
+        ``defer_vectors``: return before the memories' meaning vectors exist (found by their
+        words at once, by meaning after catch-up: :meth:`wait_for_vectors`); default: the
+        ``defer_vectors`` setting says ``always``."""
         ns = self.ns(namespace)
-        result = self.writer.write_episodes(ns, items, now=self.now(now), labels=labels)
+        if defer_vectors is None:
+            defer_vectors = self.settings.defer_vectors == "always"
+        result = self.writer.write_episodes(
+            ns, items, now=self.now(now), labels=labels, defer_vectors=defer_vectors
+        )
+        self._vectors_owed(ns, result.vectors_pending)
         self._captured(ns, result, now)
         return result
 
@@ -225,6 +243,7 @@ class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods, Forge
             hits += persona_hits(views, query, self.settings.persona.recall_hits)
         result = Recall(hits)
         result.prefetched = warm is not None
+        result.vectors_pending = self.vectors_pending(namespace=ns)
         # the recall log (verdicts and gaps read it, ranking never); a namespace nothing was
         # written to is not created by asking it
         if self.settings.recall.log and self.store.watermark(ns) > 0:
@@ -344,6 +363,7 @@ class MemVault(Background, PersonaMethods, InteropMethods, ProfileMethods, Forge
             "namespace": ns,
             **self.store.counts(ns),
             "watermark": self.store.watermark(ns),
+            "vectors_pending": self.vectors_pending(namespace=ns),
             "tiers": tiers,
             "digests": levels.get("digest", 0),
             "headlines": levels.get("headline", 0),

@@ -50,6 +50,13 @@ class CeleryJobs(JobQueue):
             raise CoordinationUnavailable(f"could not queue the dream: {exc}") from exc
         return str(result.id)
 
+    def submit_catch_up(self, namespace: str) -> str:
+        try:
+            result = self.app.send_task("memvault.catch_up", args=[namespace], retry=False)
+        except Exception as exc:
+            raise CoordinationUnavailable(f"could not queue the catch-up: {exc}") from exc
+        return str(result.id)
+
     def submit_prefetch(self, namespace: str, session_id: str) -> str:
         try:
             # a prediction loses its worth with time: an old one is dropped, not run

@@ -43,6 +43,23 @@ def dream_namespace(
     return jobs.dream_namespace(container(), namespace, apply=apply, force=force)
 
 
+@app.task(
+    name="memvault.catch_up",
+    acks_late=True,  # a worker killed midway: the task runs again and embeds what is left
+    autoretry_for=(CoordinationUnavailable, StoreError),
+    retry_backoff=5,
+    max_retries=5,
+)
+def catch_up(namespace: str) -> dict[str, Any]:
+    """Embed what deferred writes owe in one namespace."""
+    out = jobs.catch_up_namespace(container(), namespace)
+    if (
+        out["busy"] and out["left"]
+    ):  # another worker is at it; make sure nothing is left behind after it
+        catch_up.apply_async(args=[namespace], countdown=5)
+    return out
+
+
 @app.task(name="memvault.prefetch")
 def prefetch(namespace: str, session_id: str) -> dict[str, Any]:
     """Warm a session's predicted questions (bounded; results kept in the store)."""
@@ -58,5 +75,7 @@ def dream_check() -> dict[str, Any]:
     for ns in due:
         dream_namespace.delay(ns)
     diaries = jobs.diary_check(c, skip=due)
+    for ns in jobs.namespaces_owed(c):  # deferred writes whose catch-up job was lost
+        catch_up.delay(ns)
     log.info("dream_check", due=len(due), diaries=len(diaries))
     return {"queued": due, "diaries": diaries}

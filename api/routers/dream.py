@@ -42,6 +42,18 @@ def dream(
     return {"status": "queued", "job_id": job_id}
 
 
+@router.post("/catch-up", status_code=202)
+def catch_up(ns: Namespace, vault: Vault, jobs: Jobs) -> dict[str, Any]:
+    """Queue the embedding of the memories that wait for their meaning vectors (deferred
+    writes); poll ``/dream/jobs/{job_id}``. ``vectors_pending``: how many wait now."""
+    jobs.check()
+    return {
+        "status": "queued",
+        "job_id": jobs.submit_catch_up(ns),
+        "vectors_pending": vault.vectors_pending(namespace=ns),
+    }
+
+
 @router.get("/dream/jobs/{job_id}")
 def dream_job(
     ns: Namespace, jobs: Jobs, job_id: Annotated[str, Path(max_length=64)]

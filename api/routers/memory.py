@@ -40,11 +40,36 @@ def _prefetch(vault: Any, jobs: Any, ns: str, sessions: set[str]) -> None:
                         session_id)  # fmt: skip
 
 
+def _catch_up(vault: Any, jobs: Any, ns: str, result: WriteResult) -> None:
+    """A deferred write's vectors are a job for the worker (whoever takes the namespace's
+    catch-up lock first does it; the others find nothing left). A queue that cannot take it
+    now loses nothing: the marks stay and the periodic check queues them again."""
+    if result.vectors_pending:
+        try:
+            jobs.submit_catch_up(ns)
+        except CoordinationUnavailable:
+            log.warning("catch-up not queued for %s: the job queue is unavailable", ns)
+
+
 @router.post("/episodes", response_model=WriteResult, status_code=201)
-def write_episodes(body: EpisodesIn, ns: Namespace, vault: Vault, jobs: Jobs) -> WriteResult:
+def write_episodes(
+    body: EpisodesIn,
+    ns: Namespace,
+    vault: Vault,
+    jobs: Jobs,
+    defer_vectors: Annotated[
+        bool | None,
+        Query(
+            description="Return before the meaning vectors exist (found by words at once, by "
+            "meaning after catch-up; `vectors_pending` in the answer). Default: the server's "
+            "`defer_vectors` setting is `always`."
+        ),
+    ] = None,
+) -> WriteResult:
     """Write episodes (turns, observations, notes) in one transaction: all or nothing. The
     sessions written to get their next questions prefetched (a background job)."""
-    result = vault.write_many(body.items, namespace=ns)
+    result = vault.write_many(body.items, namespace=ns, defer_vectors=defer_vectors)
+    _catch_up(vault, jobs, ns, result)
     _prefetch(vault, jobs, ns, {i.session_id for i in body.items if i.session_id})
     return result
 
@@ -61,6 +86,7 @@ def write_session(
     next questions are prefetched (a background job)."""
     items = [item.model_copy(update={"session_id": session_id}) for item in body.items]
     result = vault.write_many(items, namespace=ns)
+    _catch_up(vault, jobs, ns, result)
     _prefetch(vault, jobs, ns, {session_id})
     return result
 
@@ -141,6 +167,7 @@ def recall(body: RecallIn, ns: Namespace, vault: Vault) -> RecallOut:
         recall_id=hits.recall_id,
         hint=hits.hint,
         prefetched=hits.prefetched,
+        vectors_pending=hits.vectors_pending,
         hits=[
             HitOut(
                 kind=h.kind,

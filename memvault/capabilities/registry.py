@@ -105,6 +105,7 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("janitor", "write", "POST /janitor", cli="janitor"),
     _op("prefetch", "write", cli="prefetch"),
     _op("reembed", "write", cli="reembed", local="re-embeds with this machine's model"),
+    _op("catch_up", "write", "POST /catch-up", cli="catch-up"),
     # review and inbox
     _op("review_items", "read", "GET /review", mcp="review_list", cli="review", client=True),
     _op("approve", "write", "POST /review/{item_id}/approve", mcp="review_decide", client=True),

@@ -4,6 +4,7 @@ claude-mem), and plan hygiene."""
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -23,6 +24,7 @@ from memvault.cli.output import (
     open_vault,
     print_skipped_derivations,
 )
+from memvault.cli.vectors_cmd import wait_for_vectors
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
 from memvault.ingest.inputs import parse_facts
 from memvault.ingest.normalize import decode
@@ -99,10 +101,20 @@ def ingest(
     allow_empty: Annotated[
         bool, typer.Option(help="Exit 0 when the input holds nothing to write.")
     ] = False,
+    wait: Annotated[
+        bool,
+        typer.Option(
+            help="Wait until every memory has its meaning vectors (a progress bar with its "
+            "ETA). --no-wait: return once written; they are found by their words at once "
+            "and by meaning after `memvault catch-up` (or a server) embeds them."
+        ),
+    ] = True,
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Write memories from a JSONL or text file, in batches of one transaction each."""
+    """Write memories from a JSONL or text file, in batches of one transaction each. Each
+    batch is acknowledged before its meaning vectors are computed (setting `defer_vectors`);
+    by default the command then waits for them."""
     parsed = _parse(
         _read_input(file),
         fmt,
@@ -122,9 +134,16 @@ def ingest(
         skipped = sorted(parsed.problems + _drop_invalid(vault, parsed, ns), key=_line_order)
         if skipped and not skip_invalid:
             raise InvalidBatchError(skipped, what=file)
+        started = time.perf_counter()
         totals = _write_batches(vault, parsed, ns, not as_json and interactive())
         if parsed.facts:
             totals["facts_written"] = len(vault.add_facts(parsed.facts, namespace=ns))
+        took = time.perf_counter() - started
+        totals["written_s"] = round(took, 2)
+        totals["written_per_s"] = round(totals["created"] / took, 1) if took else 0.0
+        if wait:
+            totals["vectors"] = wait_for_vectors(vault, ns, not as_json and interactive())
+        totals["vectors_pending"] = vault.vectors_pending(namespace=ns)
         # a bulk load is where a namespace grows past the approximate index's threshold:
         # build it here, not in the first recall
         totals["search"] = vault.store.prepare_search(ns)
@@ -139,8 +158,19 @@ def ingest(
         console.print(
             f"{escape(f'[{ns}]')} wrote {totals['created']} memories "
             f"({totals['duplicates']} duplicates, {facts} facts, "
-            f"{totals['entities_created']} entities)"
+            f"{totals['entities_created']} entities) in {totals['written_s']} s"
         )
+        if "vectors" in totals and totals["vectors"]["embedded"]:
+            v = totals["vectors"]
+            console.print(
+                f"embedded {v['embedded']} memories in {v['seconds']} s ({v['episodes_per_s']}/s)",
+                highlight=False,
+            )
+        if totals["vectors_pending"]:
+            console.print(
+                f"[yellow]{totals['vectors_pending']} memories wait for their meaning "
+                "vectors[/]: found by their words now; `memvault catch-up` embeds them"
+            )
         print_skipped_derivations(totals["derivations_skipped"])
         if totals["truncated"]:
             console.print(
@@ -174,7 +204,10 @@ def _write_batches(vault: Any, parsed: ParsedLines, ns: str, progress: bool) -> 
         task = bar.add_task("writing", total=len(items))
         for start in range(0, len(items), size):
             result = vault.write_many(
-                items[start : start + size], namespace=ns, labels=labels[start : start + size]
+                items[start : start + size],
+                namespace=ns,
+                labels=labels[start : start + size],
+                defer_vectors=vault.settings.defer_vectors != "never",
             )
             for key in totals:
                 totals[key] += getattr(result, key)
@@ -336,50 +369,8 @@ def plans(
     emit(data, as_json, render)
 
 
-def reembed(
-    apply: Annotated[
-        bool, typer.Option("--apply", help="Recompute them (default: a dry run that counts).")
-    ] = False,
-    namespace: NamespaceOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Recompute a namespace's vectors with the configured embedder: once after upgrading a
-    vault written before vectors left out the speaker's (or subject's) name, or after
-    switching to another embedder of the same dimension. Vectors are derived: no memory
-    changes, a second run gives the same vectors, an interrupted run is finished by running
-    it again."""
-    with (
-        open_vault() as vault,
-        Progress(console=err_console, disable=not interactive(), transient=True) as bar,
-    ):
-        task = bar.add_task("embedding", total=None)
-        done = vault.reembed(
-            namespace=namespace,
-            apply=apply,
-            on_progress=lambda n, total: bar.update(task, completed=n, total=total),
-        )
-    data = {
-        "namespace": done.namespace,
-        "embedder": done.embedder,
-        "applied": done.applied,
-        "counts": done.counts,
-        "seconds": done.seconds,
-    }
-
-    def render() -> None:
-        names = {"episode": "episodes", "fact": "facts", "entity": "entities"}
-        what = ", ".join(f"{n} {k if n == 1 else names[k]}" for k, n in sorted(done.counts.items()))
-        if apply:
-            console.print(f"re-embedded {what} with {done.embedder} in {done.seconds} s")
-        else:
-            console.print(f"would re-embed {what} with {done.embedder} (add --apply)")
-
-    emit(data, as_json, render)
-
-
 def register(app: typer.Typer) -> None:
     app.command()(handle_errors(ingest))
     app.command()(handle_errors(export))
     app.command(name="import")(handle_errors(import_))
     app.command()(handle_errors(plans))
-    app.command()(handle_errors(reembed))

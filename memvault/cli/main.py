@@ -181,6 +181,7 @@ def recall(
             ),
             **({"recall_id": hits.recall_id} if hits.recall_id else {}),
             **({"hint": hits.hint} if hits.hint else {}),
+            **({"vectors_pending": hits.vectors_pending} if hits.vectors_pending else {}),
         }
         for h in hits
     ]
@@ -203,6 +204,11 @@ def recall(
         console.print(table)
         if hits.hint:
             console.print(f"[yellow]{escape(hits.hint)}[/]")
+        if hits.vectors_pending:
+            console.print(
+                f"[yellow]{hits.vectors_pending} memories wait for their meaning vectors[/]: "
+                "found by their words only until `memvault catch-up` (or a server) embeds them"
+            )
         if hits.recall_id:
             console.print(
                 f"[dim]recall {hits.recall_id}: memvault verdict {hits.recall_id} "
@@ -339,9 +345,11 @@ from memvault.cli import (  # noqa: E402
     persona_cmd,
     profile_cmd,
     serve_cmd,
+    vectors_cmd,
 )
 
 data_cmds.register(app)
+vectors_cmd.register(app)
 demo_cmd.register(app)
 fold_cmd.register(app)
 serve_cmd.register(app)

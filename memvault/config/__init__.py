@@ -321,6 +321,24 @@ class Settings(BaseSettings):
         "queue before they count (0: off).",
     )
     ingest_batch_size: int = Field(default=256, ge=1, le=10_000)
+    defer_vectors: Literal["never", "bulk", "always"] = Field(
+        default="bulk",
+        description="When a write returns before its memories' meaning vectors exist (found "
+        "by their words and the graph at once, by meaning once catch-up embeds them): bulk = "
+        "`memvault ingest` and `memvault eval`; always = every write (a busy server); never.",
+    )
+    catch_up_batch: int = Field(
+        default=64,
+        ge=1,
+        le=4096,
+        description="Memories embedded per catch-up transaction (a killed catch-up redoes at "
+        "most one batch).",
+    )
+    catch_up_thread: bool = Field(
+        default=True,
+        description="Embedded mode: a thread in the writing process catches up after a "
+        "deferred write. Off: only `memvault catch-up`, the server's jobs and the dream do.",
+    )
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
     index: IndexSettings = Field(default_factory=IndexSettings)
     fold: FoldSettings = Field(default_factory=FoldSettings)

@@ -33,11 +33,13 @@ from memvault.coord.port import owner_id
 from memvault.dream.consolidate import verdict_docs
 from memvault.dream.gate import GateDecision, decide, state_key
 from memvault.dream.stages import JANITOR_STAGES, STAGES, TIER_STAGES, Parts, Run, Stage
+from memvault.ingest.catchup import CatchUpReport, drain, pending
 from memvault.kg.store import Batch, Doc
 from memvault.lint.runner import Linter, single_valued
 from memvault.logs import bound
 from memvault.profile.diary import write_snapshots
 
+CATCH_UP_WAIT_S = 600.0  # the longest a dream waits for the vectors of what it judges
 JANITOR = "janitor"  # the janitor's snapshot: one document per namespace, id "snapshot"
 
 
@@ -152,10 +154,16 @@ class Dreamer:
         owner = owner_id()
         with self.c.coord.locked(f"dream-lock:{namespace}", owner, self.s.gate.lock_ttl_s):
             resumed = self.applier.resume(namespace) if apply else []
+            caught = None
             if apply:
                 self.queue.requeue_overdue(namespace, now)
+                caught = self._catch_up(namespace)
             plan, report = self.plan(namespace, now, stages, skip_files=skip_files)
             report["gate"] = {"forced": decision.forced, "reasons": decision.reasons}
+            report["vectors"] = {
+                "pending": pending(self.c.store, namespace),
+                **({"caught_up": caught.embedded} if caught else {}),
+            }
             report["resumed_runs"] = [r.run_id for r in resumed]
             if not apply:
                 return DreamResult(
@@ -194,6 +202,23 @@ class Dreamer:
             report=report,
             review_ids=[d.id for d in reviews],
             applied=applied,
+        )
+
+    def _catch_up(self, namespace: str) -> CatchUpReport | None:
+        """The dream judges memories by meaning: those still waiting for their vectors get
+        them first (here, or by waiting for whoever is catching up), for at most
+        ``CATCH_UP_WAIT_S``; what is still pending after that is judged without."""
+        if not pending(self.c.store, namespace):
+            return None
+        s = self.c.settings
+        return drain(
+            self.c.store,
+            self.c.embedder,
+            namespace,
+            self.c.coord,
+            timeout=CATCH_UP_WAIT_S,
+            batch=s.catch_up_batch,
+            chunk_chars=s.chunk_chars,
         )
 
     def resume(self, namespace: str) -> list[ApplyResult]:

@@ -201,15 +201,20 @@ def ingest_turns(
     on_progress: Callable[[int], None] | None = None,
     report: EvalReport | None = None,
 ) -> dict[str, Any]:
+    """Write every conversation's turns (their vectors deferred, as a bulk load is, unless
+    ``defer_vectors`` is ``never``), then wait until each has its vectors: questions are
+    asked of whole vaults."""
     last_time: dict[str, Any] = {}
+    defer = vault.settings.defer_vectors != "never"
     for conv_id, episodes in _sessions(turns, report):
         ns = namespace_for(conv_id)
         when = max(e["occurred_at"] for e in episodes)
-        vault.write_many(episodes, namespace=ns, now=when)
+        vault.write_many(episodes, namespace=ns, now=when, defer_vectors=defer)
         last_time[conv_id] = max(when, last_time.get(conv_id, when))
         if on_progress:
             on_progress(len(episodes))
     for conv_id in last_time:
+        vault.wait_for_vectors(namespace=namespace_for(conv_id))
         vault.store.prepare_search(namespace_for(conv_id))  # indexes built before questions
     return last_time
 

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from memvault.clock import ensure_utc
 from memvault.embed import Embedder
 from memvault.errors import InvalidBatchError, InvalidInputError, MemvaultError, Problem
+from memvault.ingest.catchup import pending_docs
 from memvault.ingest.gate import hold_for_review
 from memvault.ingest.inputs import EpisodeIn, FactIn, parse_facts, parse_items
 from memvault.ingest.normalize import normalize_content
@@ -64,6 +65,9 @@ class WriteResult:
     watermark: int = 0
     fact_ids: list[str] = field(default_factory=list)
     facts_held: int = 0  # waiting in the review queue (hold_facts_below)
+    # written without their meaning vectors (a deferred write): found by their words and the
+    # graph until catch-up embeds them (memvault.ingest.catchup)
+    vectors_pending: int = 0
     # derivations skipped on text they could not read, by reason: the memories were written
     skipped: dict[str, int] = field(default_factory=dict)
 
@@ -101,7 +105,10 @@ class Writer:
         *,
         now: datetime,
         labels: Sequence[str] | None = None,
+        defer_vectors: bool = False,
     ) -> WriteResult:
+        """``defer_vectors``: commit without the episodes' meaning vectors and mark them for
+        catch-up (facts and entities keep theirs: they are short, and resolution reads them)."""
         result = WriteResult(episode_ids=[])
         episodes, problems = self._prepare(namespace, items, labels, now, result)
         if problems:
@@ -146,8 +153,12 @@ class Writer:
         created = [f for f in facts.created.values() if f.confidence >= self.hold_below]
         held = [f for f in facts.created.values() if f.confidence < self.hold_below]
         batch.facts = [*created, *facts.reinforced.values()]
-        batch.vectors = self._vectors(fresh, created, list(entities.new.values()))
+        embedded_now = [] if defer_vectors else fresh
+        batch.vectors = self._vectors(embedded_now, created, list(entities.new.values()))
         batch.docs = hold_for_review(namespace, held, now, self.hold_below, self.due_days)
+        if defer_vectors:
+            batch.docs += pending_docs(fresh, now)
+            result.vectors_pending = len(fresh)
         if self.on_episodes is not None:  # e.g. the persona rules: in the same transaction
             try:
                 batch.docs += self.on_episodes(namespace, fresh)

@@ -318,6 +318,10 @@ class Store(ABC):
     ) -> list[Doc]:
         """Documents of a kind, newest first, optionally only those with ``status``."""
 
+    def count_docs(self, namespace: str, kind: str) -> int:
+        """How many documents of a kind (adapters count without reading them)."""
+        return len(self.list_docs(namespace, kind, limit=10**9))
+
     @abstractmethod
     def iter_docs(self, namespace: str) -> Iterator[Doc]:
         """Every document of a namespace, of every kind (a forget scrubs them all)."""

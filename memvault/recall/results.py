@@ -80,3 +80,6 @@ class Recall(list[Hit]):
     recall_id: str | None = None
     hint: str | None = None
     prefetched: bool = False
+    # memories of the namespace still waiting for their meaning vectors (a deferred write):
+    # until catch-up they are found by their words and the graph only
+    vectors_pending: int = 0

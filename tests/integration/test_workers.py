@@ -325,3 +325,34 @@ def test_prefetch_has_its_own_queue_and_a_worker_serves_both(stack: dict[str, An
     ran_before = sum(1 for d in done if d is not None and d < dreamt)
     assert ran_before <= 2, f"{ran_before} prefetch jobs ran before the dream"
     assert status["result"]["status"] == "applied"
+
+
+def test_a_deferred_write_through_the_api_is_embedded_by_the_worker(stack: dict[str, Any]) -> None:
+    settings = load_settings(
+        db_path=stack["db"],
+        secret_key=SECRET,
+        catch_up_thread=False,  # the API process does not embed: the worker must
+        server={"redis_url": stack["redis_url"], "admin_key": ADMIN},
+    )
+    vault = MemVault.open(settings=settings, embedder=HashingEmbedder())
+    stack["procs"].append(worker(stack["env"], stack["tmp"] / "worker.log"))
+    app = create_app(vault, CeleryJobs(vault.settings))
+    items = [{"content": f"Deferred note {i} about the garden shed."} for i in range(40)]
+    with serving(app) as url, httpx.Client(base_url=url, headers={"X-API-Key": ADMIN}) as c:
+        done = c.post("/v1/ns/g/episodes", params={"defer_vectors": "true"}, json={"items": items})
+        assert done.status_code == 201 and done.json()["vectors_pending"] == 40, done.text
+        found = c.post("/v1/ns/g/recall", json={"query": "Deferred note 17"}).json()
+        assert "note 17" in found["hits"][0]["text"]  # by its words, embedded or not yet
+        deadline = time.monotonic() + 90
+        while c.get("/v1/ns/g/stats").json()["vectors_pending"] and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert c.get("/v1/ns/g/stats").json()["vectors_pending"] == 0
+        ids = done.json()["episode_ids"]
+        assert len(vault.store.get_vectors("g", "episode", ids)) == 40
+        queued = c.post("/v1/ns/g/catch-up")
+        assert queued.status_code == 202, queued.text
+        job = wait_job(c, "g", queued.json()["job_id"])
+        assert job["status"] == "done" and job["result"]["embedded"] == 0, job
+        metrics = c.get("/metrics").text
+        assert "memvault_vectors_pending 0.0" in metrics
+    vault.close()

@@ -160,3 +160,10 @@ class Inventory:
             {"ns": namespace, "kind": kind, "st": status, "k": limit},
         )
         return [Doc.from_row(kind, r) for r in rows]
+
+    def count_docs(self, namespace: str, kind: str) -> int:
+        rows = self.d.read(
+            "MATCH (d:Doc) WHERE d.ns = $ns AND d.kind = $kind RETURN count(d)",
+            {"ns": namespace, "kind": kind},
+        )
+        return int(rows[0][0])

@@ -211,3 +211,9 @@ class Inventory:
             (*params, limit),
         )
         return [Doc.from_row(kind, row) for row in rows]
+
+    def count_docs(self, namespace: str, kind: str) -> int:
+        rows = self._read(
+            "SELECT count(*) FROM docs WHERE namespace = ? AND kind = ?", (namespace, kind)
+        )
+        return int(rows[0][0])
