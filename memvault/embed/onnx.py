@@ -39,18 +39,57 @@ def onnx_available() -> bool:
     )
 
 
+def onnx_device(requested: str) -> str:
+    """``auto`` → ``cuda`` when ONNX Runtime has its CUDA provider (the onnxruntime-gpu
+    package on a machine with a GPU), else ``cpu``; ``cuda`` without it is refused."""
+    if requested == "cpu":
+        return "cpu"
+    try:
+        import onnxruntime as ort
+
+        usable = "CUDAExecutionProvider" in ort.get_available_providers()
+    except ImportError:
+        usable = False
+    if requested == "cuda" and not usable:
+        raise EmbeddingError(
+            "embedder_device=cuda, but ONNX Runtime has no CUDA provider here; install "
+            "onnxruntime-gpu on a machine with an NVIDIA GPU, or set embedder_device=auto"
+        )
+    return "cuda" if usable else "cpu"
+
+
 class OnnxEmbedder:
     fallback = False
     dim = 384
 
-    def __init__(self, cache_dir: Path, *, model_path: str | None = None, batch_size: int = 32):
+    def __init__(
+        self,
+        cache_dir: Path,
+        *,
+        model_path: str | None = None,
+        batch_size: int | None = None,
+        device: str = "auto",
+    ):
         self.name = "all-MiniLM-L6-v2"
         self.cache_dir = Path(cache_dir)
+        self.requested = device
+        self._device: str | None = None
         self.batch_size = batch_size
         self._model_path = model_path
         self._session: Any = None
         self._tokenizer: Any = None
         self._lock = threading.Lock()
+
+    @property
+    def device(self) -> str:
+        """Where the model runs (``auto`` resolved on first use: asking costs an import)."""
+        if self._device is None:
+            self._device = onnx_device(self.requested)
+        return self._device
+
+    def _batch(self) -> int:
+        # a GPU wants wide batches; a CPU is a little faster with narrow ones (bench/ingest.py)
+        return self.batch_size or (256 if self.device == "cuda" else 16)
 
     def _load(self) -> tuple[Any, Any]:
         with self._lock:
@@ -72,9 +111,10 @@ class OnnxEmbedder:
                 options = ort.SessionOptions()
                 options.intra_op_num_threads = os.cpu_count() or 1
                 options.log_severity_level = 3
-                self._session = ort.InferenceSession(
-                    str(graph), options, providers=["CPUExecutionProvider"]
-                )
+                providers = ["CPUExecutionProvider"]
+                if self.device == "cuda":
+                    providers.insert(0, "CUDAExecutionProvider")
+                self._session = ort.InferenceSession(str(graph), options, providers=providers)
                 self._tokenizer = tokenizer
             return self._session, self._tokenizer
 
@@ -93,8 +133,9 @@ class OnnxEmbedder:
         encoded = tokenizer.encode_batch(list(texts))
         order = sorted(range(len(encoded)), key=lambda i: len(encoded[i].ids))
         out = np.zeros((len(encoded), self.dim), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            part = order[start : start + self.batch_size]
+        size = self._batch()
+        for start in range(0, len(order), size):
+            part = order[start : start + size]
             width = max(len(encoded[i].ids) for i in part)
             ids = np.zeros((len(part), width), dtype=np.int64)
             mask = np.zeros((len(part), width), dtype=np.int64)

@@ -28,16 +28,46 @@ def model_available() -> bool:
     )
 
 
+def torch_device(requested: str) -> str:
+    """``auto`` → ``cuda`` when torch sees a CUDA GPU, else ``cpu``; ``cuda`` without one is
+    refused. Asking torch costs its import: only ``auto`` and ``cuda`` ask."""
+    if requested == "cpu":
+        return "cpu"
+    try:
+        import torch
+
+        usable = bool(torch.cuda.is_available())
+    except ImportError:
+        usable = False
+    if requested == "cuda" and not usable:
+        raise EmbeddingError(
+            "embedder_device=cuda, but torch sees no CUDA GPU here (the CPU build of torch, "
+            "or no GPU); set embedder_device=auto or cpu"
+        )
+    return "cuda" if usable else "cpu"
+
+
 class SentenceTransformerEmbedder:
     fallback = False
     dim = 384
 
-    def __init__(self, *, model_path: str | None = None, batch_size: int = 64):
+    def __init__(
+        self, *, model_path: str | None = None, batch_size: int | None = None, device: str = "auto"
+    ):
         self.name = "all-MiniLM-L6-v2"
+        self.requested = device
+        self._device: str | None = None
         self.batch_size = batch_size
         self._model_path = model_path
         self._model: Any = None
         self._lock = threading.Lock()
+
+    @property
+    def device(self) -> str:
+        """Where the model runs (``auto`` resolved on first use: asking imports torch)."""
+        if self._device is None:
+            self._device = torch_device(self.requested)
+        return self._device
 
     def _load(self) -> Any:
         with self._lock:
@@ -52,7 +82,9 @@ class SentenceTransformerEmbedder:
                 path = self._model_path or packaged_model_path()
                 from sentence_transformers import SentenceTransformer
 
-                self._model = SentenceTransformer(path, device="cpu")
+                self._model = SentenceTransformer(path, device=self.device)
+                if self.device == "cuda":
+                    self._model.half()  # fp16 on a GPU: cosine ≥ 0.999 to fp32
             except ImportError as exc:
                 raise EmbeddingError(
                     f"cannot load the embedding model ({exc}); install the 'ml' extra: "
@@ -66,7 +98,7 @@ class SentenceTransformerEmbedder:
         model = self._load()
         vectors = model.encode(
             list(texts),
-            batch_size=self.batch_size,
+            batch_size=self.batch_size or (256 if self.device == "cuda" else 64),
             normalize_embeddings=True,
             convert_to_numpy=True,
             show_progress_bar=False,

@@ -178,3 +178,28 @@ def test_minilm_near_duplicates_that_differ_in_an_id_are_not_merged(
             key = "#" + text.split("#")[1].split()[0]
             hit = vault.recall(f"issue {key}", namespace="bo", k=1, now=start + timedelta(days=6))
             assert hit[0].text == text
+
+
+def test_device_auto_is_the_cpu_on_a_machine_without_cuda(
+    torch_minilm: SentenceTransformerEmbedder, onnx_minilm: OnnxEmbedder, tmp_path: Path
+) -> None:
+    """CI has no GPU: auto resolves to the CPU for both runtimes, and asking for CUDA is
+    refused with what to install (the CUDA path itself runs only where a GPU is:
+    docs/benchmarks.md says what CI cannot verify)."""
+    import onnxruntime as ort
+    import torch
+
+    from memvault.bootstrap import build_embedder, load_settings
+    from memvault.errors import EmbeddingError
+
+    assert "CUDAExecutionProvider" not in ort.get_available_providers()
+    assert not torch.cuda.is_available()
+    assert torch_minilm.device == "cpu" and onnx_minilm.device == "cpu"
+    assert onnx_minilm.embed(["a quick check"]).shape == (1, 384)
+    for runtime in ("onnx", "torch"):
+        settings = load_settings(
+            data_dir=tmp_path, embedder_runtime=runtime, embedder_device="cuda"
+        )
+        with pytest.raises(EmbeddingError, match="cuda") as caught:
+            build_embedder(settings).embed(["refused"])
+        assert "embedder_device=auto" in str(caught.value)
