@@ -36,6 +36,15 @@ class Container:
     coord: Coordination
     reasoning_llm: LLM | None = None
     _ontology: Ontology | None = field(default=None, repr=False)
+    _rules: LLM | None = field(default=None, repr=False)
+
+    @property
+    def rules(self) -> LLM:
+        """The offline rules alone, whatever model is configured (``write --rules-only``,
+        setting ``extract_with_rules``)."""
+        if self._rules is None:
+            self._rules = OfflineProvider(offline_handlers())
+        return self._rules
 
     @property
     def ontology(self) -> Ontology:

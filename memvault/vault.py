@@ -62,6 +62,7 @@ class MemVault(
             hold_below=self.settings.hold_facts_below,
             due_days=self.settings.dream.review.due_days,
             on_episodes=self._persona_docs if self.settings.persona.on_write else None,
+            rules=container.rules,
         )
         configured = set(self.settings.dream.consolidate.single_valued_predicates)
         self.feedbacks = FeedbackService(container.store)
@@ -125,9 +126,12 @@ class MemVault(
         *,
         namespace: str | None = None,
         now: datetime | None = None,
+        rules_only: bool | None = None,
         **fields: Any,
     ) -> Episode:
-        """Write one memory; returns the stored episode (the existing one if a duplicate)."""
+        """Write one memory; returns the stored episode (the existing one if a duplicate).
+        ``rules_only``: extract with the offline rules even when a model is configured
+        (default: setting ``extract_with_rules``)."""
         if isinstance(content, bytes):
             from memvault.ingest.normalize import decode
 
@@ -135,7 +139,11 @@ class MemVault(
         ns = self.ns(namespace)
         defer = self.settings.defer_vectors == "always"
         result = self.writer.write_episodes(
-            ns, [{"content": content, **fields}], now=self.now(now), defer_vectors=defer
+            ns,
+            [{"content": content, **fields}],
+            now=self.now(now),
+            defer_vectors=defer,
+            rules_only=self.settings.extract_with_rules if rules_only is None else rules_only,
         )
         self._vectors_owed(ns, result.vectors_pending)
         self._captured(ns, result, now)
@@ -149,16 +157,22 @@ class MemVault(
         now: datetime | None = None,
         labels: Sequence[str] | None = None,
         defer_vectors: bool | None = None,
+        rules_only: bool | None = None,
     ) -> WriteResult:
         """Write a batch in one transaction: all of it, or (on any invalid item) none.
         ``defer_vectors``: return before the memories' meaning vectors exist (found by their
         words at once, by meaning after catch-up: :meth:`wait_for_vectors`); default: the
-        ``defer_vectors`` setting says ``always``."""
+        ``defer_vectors`` setting says ``always``. ``rules_only``: as for :meth:`write`."""
         ns = self.ns(namespace)
         if defer_vectors is None:
             defer_vectors = self.settings.defer_vectors == "always"
         result = self.writer.write_episodes(
-            ns, items, now=self.now(now), labels=labels, defer_vectors=defer_vectors
+            ns,
+            items,
+            now=self.now(now),
+            labels=labels,
+            defer_vectors=defer_vectors,
+            rules_only=self.settings.extract_with_rules if rules_only is None else rules_only,
         )
         self._vectors_owed(ns, result.vectors_pending)
         self._captured(ns, result, now)

@@ -65,10 +65,19 @@ def write_episodes(
             "`defer_vectors` setting is `always`."
         ),
     ] = None,
+    rules_only: Annotated[
+        bool | None,
+        Query(
+            description="Extract entities and facts with the offline rules even when a model "
+            "is configured. Default: the server's `extract_with_rules` setting."
+        ),
+    ] = None,
 ) -> WriteResult:
     """Write episodes (turns, observations, notes) in one transaction: all or nothing. The
     sessions written to get their next questions prefetched (a background job)."""
-    result = vault.write_many(body.items, namespace=ns, defer_vectors=defer_vectors)
+    result = vault.write_many(
+        body.items, namespace=ns, defer_vectors=defer_vectors, rules_only=rules_only
+    )
     _catch_up(vault, jobs, ns, result)
     _prefetch(vault, jobs, ns, {i.session_id for i in body.items if i.session_id})
     return result

@@ -109,6 +109,14 @@ def ingest(
             "and by meaning after `memvault catch-up` (or a server) embeds them."
         ),
     ] = True,
+    rules_only: Annotated[
+        bool,
+        typer.Option(
+            "--rules-only",
+            help="Extract entities and facts with the offline rules even when a model is "
+            "configured (no model call).",
+        ),
+    ] = False,
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -135,7 +143,7 @@ def ingest(
         if skipped and not skip_invalid:
             raise InvalidBatchError(skipped, what=file)
         started = time.perf_counter()
-        totals = _write_batches(vault, parsed, ns, not as_json and interactive())
+        totals = _write_batches(vault, parsed, ns, not as_json and interactive(), rules_only)
         if parsed.facts:
             totals["facts_written"] = len(vault.add_facts(parsed.facts, namespace=ns))
         took = time.perf_counter() - started
@@ -185,7 +193,9 @@ def ingest(
     emit(report, as_json, render)
 
 
-def _write_batches(vault: Any, parsed: ParsedLines, ns: str, progress: bool) -> dict[str, Any]:
+def _write_batches(
+    vault: Any, parsed: ParsedLines, ns: str, progress: bool, rules_only: bool = False
+) -> dict[str, Any]:
     totals: dict[str, Any] = dict.fromkeys(
         (
             "created",
@@ -208,6 +218,7 @@ def _write_batches(vault: Any, parsed: ParsedLines, ns: str, progress: bool) -> 
                 namespace=ns,
                 labels=labels[start : start + size],
                 defer_vectors=vault.settings.defer_vectors != "never",
+                rules_only=rules_only or None,
             )
             for key in totals:
                 totals[key] += getattr(result, key)

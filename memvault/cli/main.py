@@ -84,6 +84,14 @@ def write(
     print_id: Annotated[
         bool, typer.Option("--id", help="Print only the episode's id (for scripts).")
     ] = False,
+    rules_only: Annotated[
+        bool,
+        typer.Option(
+            "--rules-only",
+            help="Extract entities and facts with the offline rules even when a model is "
+            "configured (no model call).",
+        ),
+    ] = False,
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -99,7 +107,9 @@ def write(
         item["occurred_at"] = parse_time(at, "--at")
     with open_vault(create=True) as vault:
         ns = vault.ns(namespace)
-        result = vault.write_many([item], namespace=ns, labels=["text"])
+        result = vault.write_many(
+            [item], namespace=ns, labels=["text"], rules_only=rules_only or None
+        )
         episode = vault.get_episode(result.episode_ids[0], namespace=ns)
     data = {
         "namespace": ns,

@@ -297,6 +297,12 @@ class Settings(BaseSettings):
     )
     llm_model: str | None = Field(default=None, description="A litellm model; None: offline.")
     llm_reasoning_model: str | None = None
+    extract_with_rules: bool = Field(
+        default=False,
+        description="Extract entities and facts at write with the offline rules even when "
+        "a model is configured (no model call on the write path; the dream still uses the "
+        "model). Per write: `write --rules-only`, `rules_only=True`.",
+    )
     llm_mock_response: str | None = Field(
         default=None,
         description="litellm answers every call with this text, without a network call (its "

@@ -89,6 +89,7 @@ class Writer:
         hold_below: float = 0.0,
         due_days: float = 7.0,
         on_episodes: Callable[[str, list[Episode]], list[Doc]] | None = None,
+        rules: LLM | None = None,
     ):
         """``on_episodes``: documents to write with each batch of new episodes, in the same
         transaction (the persona layers' rules)."""
@@ -96,6 +97,7 @@ class Writer:
         self.hold_below, self.due_days = hold_below, due_days
         self.chunk_chars = chunk_chars
         self.on_episodes = on_episodes
+        self.rules = rules  # the offline rules, for writes that must not call the model
 
     # -- episodes -------------------------------------------------------------------------
     def write_episodes(
@@ -106,9 +108,11 @@ class Writer:
         now: datetime,
         labels: Sequence[str] | None = None,
         defer_vectors: bool = False,
+        rules_only: bool = False,
     ) -> WriteResult:
         """``defer_vectors``: commit without the episodes' meaning vectors and mark them for
-        catch-up (facts and entities keep theirs: they are short, and resolution reads them)."""
+        catch-up (facts and entities keep theirs: they are short, and resolution reads them).
+        ``rules_only``: extract with the offline rules, never the configured model."""
         result = WriteResult(episode_ids=[])
         episodes, problems = self._prepare(namespace, items, labels, now, result)
         if problems:
@@ -120,7 +124,8 @@ class Writer:
         batch = Batch(namespace=namespace, episodes=fresh)
         entities = Entities(self.store, namespace, now)
         facts = Facts(self.store, namespace, now)
-        extractions = [self._extract(e, result) for e in fresh]
+        llm = self.rules if rules_only and self.rules is not None else self.llm
+        extractions = [self._extract(llm, e, result) for e in fresh]
         entities.preload(
             [x.name for ex in extractions for x in ex.entities]
             + [f.subject for ex in extractions for f in ex.facts]
@@ -173,10 +178,10 @@ class Writer:
         result.fact_ids = [f.id for f in batch.facts]
         return result
 
-    def _extract(self, episode: Episode, result: WriteResult) -> Extraction:
+    def _extract(self, llm: LLM, episode: Episode, result: WriteResult) -> Extraction:
         """The entities and facts of one memory, or none (counted) when extraction fails."""
         try:
-            return self.llm.complete(
+            return llm.complete(
                 extract_v1(episode.content, speaker=episode.speaker, subject_hint="user"),
                 call_site="ingest.extract",
             )

@@ -41,3 +41,36 @@ def test_a_dream_in_an_outage_completes_on_the_rules_and_says_so(tmp_path: Path)
     assert down_facts == offline_facts  # the rules judged what the model could not
     fallback = {site for site in down_report["llm"] if site.endswith(":offline-fallback")}
     assert fallback, down_report["llm"]  # and the report says which calls they answered
+
+
+def test_rules_only_writes_never_call_the_configured_model(tmp_path: Path) -> None:
+    """31.8: with a model configured, a write can still extract with the offline rules alone
+    (per write, and by setting); without it the model's extraction is used."""
+    import json
+
+    answer = {
+        "entities": [{"name": "Zed", "type": "person"}],
+        "facts": [
+            {
+                "subject": "Zed",
+                "predicate": "owns",
+                "object": "a spaceship",
+                "statement": "Zed owns a spaceship",
+            }
+        ],
+    }
+    settings = {"llm_model": "gpt-4o-mini", "llm_mock_response": json.dumps(answer)}
+    vault = _vault(tmp_path / "m.db", **settings)
+    vault.write("I live in Lisbon now.", speaker="Ana", rules_only=True)
+    assert [(f.predicate, f.object) for f in vault.facts()] == [("lives_in", "Lisbon")]
+    assert "ingest.extract" not in vault.c.llm.usage.snapshot()
+    vault.write("Anything at all.", speaker="Ana")  # the model extracts
+    assert ("owns", "a spaceship") in [(f.predicate, f.object) for f in vault.facts()]
+    assert "ingest.extract" in vault.c.llm.usage.snapshot()
+    vault.close()
+
+    by_setting = _vault(tmp_path / "s.db", extract_with_rules=True, **settings)
+    by_setting.write_many([{"content": "I live in Oslo now.", "speaker": "Bo"}])
+    assert [(f.predicate, f.object) for f in by_setting.facts()] == [("lives_in", "Oslo")]
+    assert "ingest.extract" not in by_setting.c.llm.usage.snapshot()
+    by_setting.close()
