@@ -124,6 +124,13 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("import_", "write", cli="import", local=_FILES),
     _op("plans", "write", cli="plans", local=_FILES, sdk=False),
     _op("eval", "read", cli="eval", local=_FILES, sdk=False),
+    _op(
+        "session_start_hook",
+        "read",
+        cli="hook",
+        local="an agent's hook runs it on the agent's machine (event on stdin)",
+        sdk=False,
+    ),
     # keys and the server (admin)
     _op("list_keys", "admin", "GET /v1/keys", sdk=False),
     _op("create_key", "admin", "POST /v1/keys", sdk=False),

@@ -349,6 +349,7 @@ from memvault.cli import (  # noqa: E402
     fold_cmd,
     forget_cmd,
     graph_cmd,
+    hook_cmd,
     lifecycle_cmd,
     lint_cmd,
     mcp_cmd,
@@ -367,6 +368,7 @@ mcp_cmd.register(app)
 lifecycle_cmd.register(app)
 profile_cmd.register(app)
 app.add_typer(eval_cmd.app, name="eval")
+app.add_typer(hook_cmd.hook_app, name="hook")
 app.add_typer(dream_cmd.dream_app, name="dream")
 app.add_typer(dream_cmd.review_app, name="review")
 app.add_typer(graph_cmd.graph_app, name="graph")

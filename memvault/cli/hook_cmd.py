@@ -1,0 +1,87 @@
+"""Agent hooks: ``memvault hook session-start`` prints the primer when an agent's session
+begins (Claude Code's ``SessionStart`` hook, and any agent CLI that runs a command at session
+start and reads its output as context: docs/hooks.md).
+
+A hook must never break the agent's session: whatever goes wrong (no vault yet, an unreadable
+event, a locked file), it prints nothing, writes one line to stderr and exits 0.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import PurePath
+from typing import Annotated, Any, Literal
+
+import typer
+
+from memvault.cli.output import NamespaceOpt, open_vault
+from memvault.kg.model import NAMESPACE_PATTERN
+
+hook_app = typer.Typer(
+    help="Commands an agent runs from its hooks (they never fail the agent's session).",
+    no_args_is_help=True,
+)
+_NAMESPACE = re.compile(NAMESPACE_PATTERN)
+MAX_EVENT_BYTES = 1_000_000  # a hook event is a small JSON object
+
+
+def project_namespace(event: dict[str, Any], known: list[str]) -> str | None:
+    """The namespace of the session's project: the last part of its working directory (the
+    project name claude-mem records), when the vault has a namespace of that name."""
+    cwd = event.get("cwd")
+    if not isinstance(cwd, str) or not cwd.strip():
+        return None
+    name = PurePath(cwd.strip()).name
+    candidates = [name, name.lower(), re.sub(r"[^A-Za-z0-9_.:@-]+", "-", name).strip("-")]
+    return next((c for c in candidates if c in known and _NAMESPACE.fullmatch(c)), None)
+
+
+def read_event(raw: bytes) -> dict[str, Any]:
+    """The hook's JSON object on stdin (empty input: no event)."""
+    if len(raw) > MAX_EVENT_BYTES:
+        raise ValueError(f"the hook's input is over {MAX_EVENT_BYTES} bytes")
+    text = raw.decode("utf-8", errors="replace").strip()
+    if not text:
+        return {}
+    event = json.loads(text)
+    if not isinstance(event, dict):
+        raise ValueError("the hook's input is not a JSON object")
+    return event
+
+
+@hook_app.command("session-start")
+def session_start(
+    budget: Annotated[
+        int | None, typer.Option(help="Primer budget in tokens (default: fold.primer_tokens).")
+    ] = None,
+    output: Annotated[
+        Literal["text", "claude-code"],
+        typer.Option(
+            help="text: the primer as plain text (what most agents add to the context); "
+            "claude-code: Claude Code's JSON (hookSpecificOutput.additionalContext)."
+        ),
+    ] = "text",
+    namespace: NamespaceOpt = None,
+) -> None:
+    """Print the primer for the session's project. Reads the hook's event (JSON) on stdin:
+    ``cwd`` names the project, whose namespace is used when the vault has one of that name
+    (else --namespace, else the default). Never fails: on any error it prints nothing, logs
+    one line to stderr and exits 0."""
+    try:
+        event = read_event(sys.stdin.buffer.read() if not sys.stdin.isatty() else b"")
+        with open_vault() as vault:
+            ns = namespace or project_namespace(event, vault.namespaces()) or vault.ns(None)
+            text = vault.primer(namespace=ns, budget_tokens=budget).text
+    except Exception as exc:  # the agent's session goes on without memories
+        print(
+            f"memvault hook session-start: no primer ({type(exc).__name__}: {exc})",
+            file=sys.stderr,
+        )
+        raise typer.Exit(0) from None
+    if output == "claude-code":
+        context = {"hookEventName": "SessionStart", "additionalContext": text}
+        print(json.dumps({"hookSpecificOutput": context}))
+    else:
+        print(text)

@@ -1,0 +1,95 @@
+"""The SessionStart hook's contract (31.4), through a real process: the event's JSON on stdin,
+the primer of the session's project on stdout (plain, or Claude Code's JSON), and on any error
+nothing on stdout, one line on stderr and exit status 0: a hook never fails the agent's
+session."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from memvault import FixedClock, MemVault
+from memvault.embed import HashingEmbedder
+
+T0 = datetime(2025, 3, 1, tzinfo=UTC)
+MAIN = "from memvault.cli.main import app; app(prog_name='memvault')"
+
+
+def _hook(db: Path, stdin: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
+    env = {
+        **os.environ,
+        "MEMVAULT_DB_PATH": str(db),
+        "MEMVAULT_EMBEDDER": "hashing",
+        "HF_HUB_OFFLINE": "1",
+    }
+    return subprocess.run(
+        [sys.executable, "-c", MAIN, "hook", "session-start", *args],
+        input=stdin,
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("hook") / "v.db"
+    with MemVault.open(path, embedder=HashingEmbedder(), clock=FixedClock(T0)) as vault:
+        for i, text in enumerate(
+            [
+                "Deploys go through `make release` after the 2.4.1 tag.",
+                "The billing service moved to Postgres 16 last week.",
+            ]
+        ):
+            vault.write(text, namespace="billing-api", type="project", now=T0 + timedelta(i))
+        vault.write("Unrelated: the garden needs compost.", namespace="garden", type="project")
+        for ns in ("billing-api", "garden"):
+            vault.fold(namespace=ns, apply=True)
+        assert "make release" in vault.primer(namespace="billing-api").text
+    return path
+
+
+def test_the_primer_of_the_session_s_project_is_printed(db: Path) -> None:
+    event = {"session_id": "abc", "cwd": "/home/dev/src/billing-api", "source": "startup"}
+    done = _hook(db, json.dumps(event).encode())
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.decode()
+    assert "make release" in out and "Postgres 16" in out and "compost" not in out
+
+    done = _hook(db, json.dumps(event).encode(), "--output", "claude-code")
+    answer = json.loads(done.stdout)["hookSpecificOutput"]
+    assert answer["hookEventName"] == "SessionStart"
+    assert answer["additionalContext"].strip() == out.strip()
+
+    # a project the vault has no namespace for: --namespace says which
+    other = {"cwd": "/home/dev/src/unknown"}
+    done = _hook(db, json.dumps(other).encode(), "--namespace", "garden")
+    assert "compost" in done.stdout.decode() and done.returncode == 0
+
+
+@pytest.mark.parametrize(
+    "stdin",
+    [b"not json at all", b"[1, 2, 3]", b"\xff\xfe\x00 garbage", b'{"cwd": 12}' + b" " * 10],
+)
+def test_a_bad_event_prints_nothing_and_exits_0(db: Path, stdin: bytes) -> None:
+    done = _hook(db, stdin)
+    assert done.returncode == 0
+    if stdin.startswith(b'{"cwd": 12}'):  # readable, no project: the default namespace
+        assert "memvault hook" not in done.stderr.decode()
+        return
+    assert done.stdout == b""
+    lines = done.stderr.decode().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("memvault hook session-start: no primer")
+
+
+def test_no_vault_prints_nothing_and_exits_0(tmp_path: Path) -> None:
+    done = _hook(tmp_path / "missing.db", b'{"cwd": "/x/billing-api"}')
+    assert done.returncode == 0 and done.stdout == b""
+    assert "no vault at" in done.stderr.decode()
+    assert not (tmp_path / "missing.db").exists()  # a hook never creates a vault
