@@ -61,7 +61,10 @@ class InteropMethods:
         for m in reading.memories:
             before = stored.get(f"memory-dir:{m.name}")
             if before is None:
-                items.append(memory_dir.episode_item(m))
+                item = memory_dir.episode_item(m)
+                # where it came from: a sync of this directory retires it when it is deleted
+                item["metadata"]["memory_dir"]["dir"] = str(Path(directory).expanduser().resolve())
+                items.append(item)
             elif (before.metadata.get("memory_dir") or {}).get("body") != m.body:
                 changed.append(m.file)
         result = self.write_many(items, namespace=ns) if items else None

@@ -25,6 +25,7 @@ def sync_dirs(ws: Workspace, dirs: list[str]) -> dict[str, Any]:
         "new": 0,
         "changed": 0,
         "retired": 0,
+        "retired_files": [],
         "problems": [],
     }
     held = {
@@ -33,7 +34,7 @@ def sync_dirs(ws: Workspace, dirs: list[str]) -> dict[str, Any]:
         if e.external_id and e.external_id.startswith(PREFIX) and e.expired_at is None
     }
     for raw in dirs:
-        directory = Path(raw).expanduser()
+        directory = Path(raw).expanduser().resolve()
         reading = memory_dir.read_dir(directory, strict=False)
         if reading.problems:
             report["problems"] += [f"{directory}/{p.where}: {p.message}" for p in reading.problems]
@@ -71,17 +72,27 @@ def sync_dirs(ws: Workspace, dirs: list[str]) -> dict[str, Any]:
                 )
                 report["changed"] += 1
         for name, e in held.items():
-            if (e.metadata.get("memory_dir") or {}).get("dir") == str(
-                directory
-            ) and name not in seen:
-                ws.update(
-                    e,
-                    "files.deleted",
-                    f"{directory}/{(e.metadata.get('memory_dir') or {}).get('file')} was deleted "
-                    "on disk: retire its memory",
-                    certainty=0.9,
-                    impact="medium",
-                    expired_at=ws.now,
-                )
-                report["retired"] += 1
+            if name in seen or not _from(e, directory, len(dirs)):
+                continue
+            gone = directory / str((e.metadata.get("memory_dir") or {}).get("file") or name)
+            ws.update(
+                e,
+                "files.deleted",
+                f"{gone} was deleted on disk: retire its memory",
+                certainty=0.9,
+                impact="medium",
+                expired_at=ws.now,
+            )
+            report["retired"] += 1
+            report["retired_files"].append(str(gone))
     return report
+
+
+def _from(e: Episode, directory: Path, configured: int) -> bool:
+    """Whether a memory came from ``directory``: the directory it was read from (synced, or
+    imported by ``memvault import memory-dir``); a memory imported before the directory was
+    recorded belongs to the namespace's only configured directory, when there is one."""
+    stored = (e.metadata.get("memory_dir") or {}).get("dir")
+    if not stored:
+        return configured == 1
+    return Path(str(stored)).expanduser().resolve() == directory

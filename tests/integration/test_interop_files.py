@@ -397,3 +397,28 @@ def test_claude_mem_rows_with_unreadable_times_are_skipped_counted_and_the_rest_
         assert any("Cache invalidation" in e.content for e in vault.episodes(limit=20))
         again = vault.import_claude_mem(db)
         assert again["read"] == 0 and again["imported"] == 0
+
+
+def test_sync_retires_an_imported_memory_whose_file_was_deleted_and_undo_restores_it(
+    tmp_path: Path,
+) -> None:
+    """31.5: a memory brought in by `import memory-dir` (not by the sync) is retired, not
+    erased, when its file is deleted at the source; the run report lists the file; undo
+    brings it back."""
+    source = valid_dir(tmp_path)
+    with MemVault.open(tmp_path / "v.db", embedder=HashingEmbedder(), clock=FixedClock(NOW)) as v:
+        assert v.import_memory_dir(source)["imported"] == 3
+    (source / "project_billing-on-postgres.md").unlink()
+    sync = {"memory_dirs": {"default": [str(source / ".." / source.name)]}}  # another spelling
+    with MemVault.open(
+        tmp_path / "v.db", embedder=HashingEmbedder(), clock=FixedClock(NOW), sync=sync
+    ) as vault:
+        run = vault.dream(apply=True, force=True)
+        files = run.report["stages"]["files"]
+        assert (files["new"], files["changed"], files["retired"]) == (0, 0, 1)
+        assert files["retired_files"] == [str(source.resolve() / "project_billing-on-postgres.md")]
+        kept = [e for e in vault.episodes(limit=10) if "Postgres" in e.content]
+        assert len(kept) == 1 and kept[0].expired_at is not None  # retired, still there
+        assert all("Postgres" not in h.text for h in vault.recall("billing Postgres", k=5))
+        vault.undo_dream(run.run_id or "")
+        assert vault.get_episode(kept[0].id).expired_at is None
