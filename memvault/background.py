@@ -61,6 +61,18 @@ class Background:
             self.ns(namespace), now=self.now(now), apply=apply, force=force, skip_files=skip_files
         )
 
+    def cross_namespace_duplicates(
+        self, *, namespaces: Sequence[str] | None = None, threshold: float | None = None
+    ) -> dict[str, Any]:
+        """Memories that say the same thing in two namespaces (same words, or vectors at or
+        above ``threshold``): reported for an operator, never merged (memvault.dream.crossns)."""
+        from memvault.dream import crossns
+
+        names = [self.ns(n) for n in namespaces] if namespaces else self.store.namespaces()
+        return crossns.cross_duplicates(
+            self.store, names, threshold=crossns.THRESHOLD if threshold is None else threshold
+        )
+
     def dream_report(self, run_id: str, *, namespace: str | None = None) -> dict[str, Any]:
         return queue.report(self.dreamer.applier.run_doc(self.ns(namespace), run_id))
 

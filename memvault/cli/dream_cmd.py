@@ -61,13 +61,40 @@ def dream(
             )
             for n in names
         ]
+        # --all looks across namespaces too: duplicates are reported, never merged
+        across = vault.cross_namespace_duplicates(namespaces=names) if all_namespaces else None
     data = [_result_json(r, show) for r in results]
 
     def render() -> None:
         for r in results:
             _render(r, show)
+        if across is not None:
+            _render_across(across, show)
 
-    emit(data if all_namespaces else data[0], as_json, render)
+    emit(
+        {"runs": data, "cross_namespace_duplicates": across} if across else data[0], as_json, render
+    )
+
+
+def _render_across(across: dict[str, Any], show: int) -> None:
+    console.rule("[bold]across namespaces[/] · reported, never merged")
+    if not across["pairs"]:
+        console.print(f"no duplicates across {across['namespaces']} namespaces")
+        return
+    table = Table("cosine", "namespace", "memory", "namespace", "memory")
+    for p in across["pairs"][: max(show, 0)]:
+        a, b = p["a"], p["b"]
+        table.add_row(
+            "same words" if p["same_words"] else f"{p['cosine']:.3f}",
+            a["namespace"],
+            escape(a["text"][:80]),
+            b["namespace"],
+            escape(b["text"][:80]),
+        )
+    console.print(table)
+    more = len(across["pairs"]) - max(show, 0) + across["more"]
+    if more > 0:
+        console.print(f"[dim]{more} more (--json lists them)[/dim]")
 
 
 def _result_json(r: Any, show: int) -> dict[str, Any]:
