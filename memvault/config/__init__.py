@@ -90,6 +90,15 @@ class GraphSettings(BaseModel):
     edge_threshold: float = Field(
         default=0.35, ge=0, le=1, description="A pair is an edge only at or above this."
     )
+    edge_evidence: bool = Field(
+        default=True,
+        description="An edge also needs evidence: named together in two separate episodes, "
+        "or two of: sessions shared beyond one, a common neighbour, meaning at or above "
+        "edge_semantic_floor. One sentence alone never makes an edge.",
+    )
+    edge_semantic_floor: float = Field(
+        default=0.5, ge=0, le=1, description="Cosine at which meaning counts as evidence."
+    )
     type_affinity: dict[str, float] = Field(
         default_factory=_default_affinity,
         description='Prior per type pair ("person|place"); either order matches.',

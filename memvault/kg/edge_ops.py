@@ -10,8 +10,12 @@ For every pair of entities named together in at least one episode:
 - ``semantic``: cosine of the entities' embeddings, clamped at 0.
 
 ``composite`` is their weighted sum; a pair becomes an edge only at or above the threshold,
-so two unrelated terms that met once in a session stay apart. Pure: the caller passes in
-what the store holds.
+so two unrelated terms that met once in a session stay apart. And only with evidence
+(``edge_evidence``, issue 31.2): named together in two separate episodes, or backed by two
+signals that one sentence cannot produce alone: sessions shared beyond one (the one of the
+co-mention itself does not count), a common neighbour (Adamic-Adar > 0) and closeness of
+meaning (``semantic`` ≥ ``edge_semantic_floor``). Type affinity is a prior about kinds of
+entity, not evidence about a pair. Pure: the caller passes in what the store holds.
 """
 
 from __future__ import annotations
@@ -113,10 +117,12 @@ def composite_edges(
         presence = ((to_session @ incidence) > 0).astype(np.float32)  # sessions × entities
         per_entity = np.asarray(presence.sum(axis=0)).ravel()
         shared = np.asarray((presence.T @ presence)[i, j]).ravel()
+        shared_sessions = shared.copy()
         union = per_entity[i] + per_entity[j] - shared
         jaccard = np.divide(shared, union, out=np.zeros_like(shared), where=union > 0)
     else:
         jaccard = np.zeros_like(co_sig)
+        shared_sessions = np.zeros_like(co_sig)
 
     adjacency = ((incidence.T @ incidence) > 0).astype(np.float32).tolil()
     adjacency.setdiag(0)
@@ -125,7 +131,7 @@ def composite_edges(
     inv_log = np.where(degree > 1, 1.0 / np.log(np.maximum(degree, 2.0)), 0.0)
     aa_matrix = adjacency @ sparse.diags(inv_log) @ adjacency
     aa = np.asarray(aa_matrix[i, j]).ravel()
-    aa = aa / aa.max() if aa.max() > 0 else aa
+    aa = aa / aa.max() if aa.max() > 0 else aa  # > 0: a neighbour both are named with
 
     types = np.array(
         [
@@ -152,7 +158,15 @@ def composite_edges(
         "semantic": semantic,
     }
     composite = sum(weights.get(name, 0.0) * values for name, values in signals.items())
-    chosen = np.flatnonzero(composite >= settings.edge_threshold)
+    passing = composite >= settings.edge_threshold
+    if settings.edge_evidence:
+        independent = (
+            (shared_sessions >= 2).astype(int)
+            + (aa > 0).astype(int)
+            + (semantic >= settings.edge_semantic_floor).astype(int)
+        )
+        passing &= (count >= 2) | (independent >= 2)
+    chosen = np.flatnonzero(passing)
     chosen = chosen[np.argsort(-composite[chosen], kind="stable")]
     out = []
     for k in chosen:

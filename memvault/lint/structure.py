@@ -144,25 +144,36 @@ def _fact_shape(f: Fact, ws: Workspace, onto: Ontology) -> list[Finding]:
 
 def _cycles(live: list[Fact], ws: Workspace, onto: Ontology) -> list[Finding]:
     """Strongly connected groups of facts whose predicate the ontology marks acyclic; the
-    fix retires the most recently learned fact of the loop."""
+    fix retires the most recently learned fact of the loop. An object written as text (no
+    entity id) that names an entity closes a loop too: "Kafka part_of the platform" and
+    "Platform part_of kafka" loop whatever the extractor linked."""
+    named: dict[str, str] = {}
+    for e in sorted(ws.entities.values(), key=lambda e: e.id):
+        for name in e.names():
+            named.setdefault(normalize_name(name), e.id)
     by_predicate: dict[str, list[Fact]] = defaultdict(list)
+    target: dict[str, str] = {}
     for f in live:
-        if f.object_id and f.object_id != f.subject_id and onto.is_(f.predicate, "acyclic"):
+        if not onto.is_(f.predicate, "acyclic"):
+            continue
+        obj = f.object_id or named.get(normalize_name(f.object))
+        if obj and obj != f.subject_id:
+            target[f.id] = obj
             by_predicate[f.predicate].append(f)
     out: list[Finding] = []
     for predicate, facts in sorted(by_predicate.items()):
-        nodes = sorted({f.subject_id for f in facts} | {f.object_id or "" for f in facts})
+        nodes = sorted({f.subject_id for f in facts} | {target[f.id] for f in facts})
         index = {n: i for i, n in enumerate(nodes)}
         g = ig.Graph(
             n=len(nodes),
-            edges=[(index[f.subject_id], index[f.object_id or ""]) for f in facts],
+            edges=[(index[f.subject_id], index[target[f.id]]) for f in facts],
             directed=True,
         )
         for component in g.connected_components(mode="strong"):
             if len(component) < 2:
                 continue
             members = {nodes[i] for i in component}
-            loop = [f for f in facts if f.subject_id in members and f.object_id in members]
+            loop = [f for f in facts if f.subject_id in members and target[f.id] in members]
             newest = max(loop, key=lambda f: (f.created_at, f.valid_at, f.id))
             names = sorted({ws.entities[m].name for m in members if m in ws.entities})
             out.append(

@@ -280,3 +280,20 @@ def test_lint_cli_json_and_a_bad_ontology_exit_code(tmp_path: Path) -> None:
     level = runner.invoke(app, ["lint", "--level", "vibes"], env=env)
     said = " ".join(level.output.split())  # the console wraps long lines
     assert level.exit_code == 2 and "structure, grounding, claims, llm" in said
+
+
+def test_a_loop_through_an_object_written_as_text_is_a_cycle(vault: MemVault) -> None:
+    """31.2: the extractor may leave an object as text ("manages: bo") without linking it;
+    the loop is still found through the entity that text names (case and spacing aside),
+    and text that names no entity closes nothing."""
+    ana = entity(vault, "Ana", EntityType.PERSON)
+    bo = entity(vault, "Bo Lee", EntityType.PERSON)
+    loop = [
+        fact(vault, ana, "manages", "  bo lee ", created_at=day(1)),  # text, no entity id
+        fact(vault, bo, "manages", ana, created_at=day(2)),
+    ]
+    fact(vault, ana, "manages", "the night shift")  # names no entity: no loop, no error
+    found = codes(vault.lint(levels=["structure"]))
+    assert len(found["cycle"]) == 1
+    assert set(found["cycle"][0]["records"]) == {f"fact:{f.id}" for f in loop}
+    assert found["cycle"][0]["fix"][0]["target_id"] == loop[1].id

@@ -111,3 +111,25 @@ def test_resolution_scan_moves_from_few_to_many_communities() -> None:
     nodes = sorted({e for ents in mentions.values() for e in ents})
     counts = [len(p.communities) for p in scan(nodes, edges, [0.05, 1.0, 8.0])]
     assert counts[0] <= counts[1] <= counts[2] and counts[0] < counts[2]
+
+
+def test_one_sentence_never_makes_an_edge_two_episodes_or_two_signals_do() -> None:
+    """31.2: an edge needs evidence beyond one co-mention: the same pair in two separate
+    episodes, or two independent signals (here a common neighbour and close meaning)."""
+    close = {"kafka": unit(1, 0.1, 0), "snowflake": unit(1, 0.2, 0), "spark": unit(1, 0.15, 0)}
+    once = {"e1": ["kafka", "snowflake"]}  # types agree, meaning agrees, one sentence
+    types = {"kafka": "tool", "snowflake": "tool"}
+    assert edges_for(once, {"e1": "s1"}, close, types) == []
+    off = GraphSettings(edge_evidence=False)
+    ids = ["kafka", "snowflake"]
+    loose = composite_edges(ids, ["tool", "tool"], once, {"e1": "s1"}, close, off)
+    assert [(e.a, e.b) for e in loose] == [("kafka", "snowflake")]  # what the rule stops
+
+    twice = {"e1": ["kafka", "snowflake"], "e2": ["kafka", "snowflake"]}
+    found = edges_for(twice, {"e1": "s1", "e2": "s2"}, close, types)
+    assert [(e.a, e.b) for e in found] == [("kafka", "snowflake")]
+
+    # once together, but a common neighbour (spark, named with each elsewhere) and meaning
+    neighbour = {**once, "e2": ["kafka", "spark"], "e3": ["snowflake", "spark"]}
+    found = {(e.a, e.b) for e in edges_for(neighbour, {"e1": "s1"}, close, types)}
+    assert ("kafka", "snowflake") in found
