@@ -272,9 +272,24 @@ class Background:
         folder = Folder(self.store, self.c.llm, self.settings.fold)
         return folder.undo(self.ns(namespace), apply=apply)
 
-    def primer(self, *, namespace: str | None = None, budget_tokens: int | None = None) -> Primer:
+    def fold_economics(self, *, namespace: str | None = None) -> list[dict[str, Any]]:
+        """Per project ("" the namespace's own cells): observations folded, their raw
+        tokens, the digests' tokens and the ratio (seed 001's table)."""
+        from memvault.folds import economics
+
+        return economics(self.store, self.ns(namespace))
+
+    def primer(
+        self,
+        *,
+        namespace: str | None = None,
+        budget_tokens: int | None = None,
+        project: str | None = None,
+    ) -> Primer:
         """The block to load at session start: the type digests and what waits for a human,
-        within ``budget_tokens`` (default ``fold.primer_tokens``), with its economics."""
+        within ``budget_tokens`` (default ``fold.primer_tokens``), with its economics.
+        ``project``: that project's digests first, the namespace's own for the types it has
+        none of."""
         from memvault import primer
         from memvault.errors import InvalidInputError
 
@@ -286,7 +301,13 @@ class Background:
                 hint=f"give at least {primer.MIN_TOKENS} tokens",
             )
         ns = self.ns(namespace)
-        return primer.build(self.store, ns, budget_tokens=budget, persona=self._persona_lines(ns))
+        return primer.build(
+            self.store,
+            ns,
+            budget_tokens=budget,
+            persona=self._persona_lines(ns),
+            project=project.strip() if project and project.strip() else None,
+        )
 
     def _persona_lines(self, ns: str) -> list[str]:
         """Current attitudes (most confident first) and skills at L2 or above, one a line."""

@@ -305,10 +305,15 @@ def inbox(
 
 
 def primer(
-    c: Base, /, *, namespace: str | None = None, budget_tokens: int | None = None
+    c: Base,
+    /,
+    *,
+    namespace: str | None = None,
+    budget_tokens: int | None = None,
+    project: str | None = None,
 ) -> Op[dict[str, Any]]:
     path = c._path(namespace, "/primer")
-    return dict((yield Call("GET", path, params={"budget": budget_tokens})))
+    return dict((yield Call("GET", path, params={"budget": budget_tokens, "project": project})))
 
 
 def attitudes(

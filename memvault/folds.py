@@ -1,5 +1,7 @@
-"""Folds: one evolving digest per (namespace, memory type), rewritten in place, so a session
-can start warm on a few hundred tokens per type however long the history.
+"""Folds: one evolving digest per (namespace, project, memory type), rewritten in place, so a
+session can start warm on a few hundred tokens per type however long the history. An
+episode's project is ``metadata.project`` or claude-mem's project field (``project_of``);
+episodes without one fold into the namespace's own cells.
 
 A fold run reads only the episodes written after the cell's cursor, gives the model the
 existing digest and those notes in batches (``fold.batch_notes`` per call), and stores the
@@ -12,14 +14,17 @@ later updates, so a dream touching old episodes does not fold them again); a seq
 bounds the scan to what changed since the last completed run. Records imported with old
 write times are folded by ``rebuild``, which starts the cell over.
 
-Offline, the digest is extractive (``extractive_fold``): one line per distinct statement,
-newest first, oldest dropped at the budget. It merges exact repetitions; it does not
-understand contradictions beyond putting the newer statement first. A configured model
-rewrites the digest instead and is asked to resolve contradictions in favour of newer notes.
+Offline, the digest is extractive (``extractive_fold``): one line per distinct statement;
+of statements about the same thing the newest stands; within the budget, the lines that
+carry the most detail (paths, commands, version strings) and rare words, not the newest
+(seed 001's lesson: a fold must keep detail and resolve recency). A configured model rewrites
+the digest instead and is asked the same: keep every path, command and version that still
+stands, prefer newer notes where they contradict.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -29,6 +34,7 @@ from typing import Any
 from memvault.config import FoldSettings
 from memvault.kg.model import Episode, MemoryType
 from memvault.kg.store import Batch, Doc, Store
+from memvault.language.words import STOPWORDS, plain_words
 from memvault.llm.port import LLM
 from memvault.llm.prompts import FoldDigest, fold_v1
 
@@ -68,25 +74,140 @@ def note_line(e: Episode, width: int = 200) -> str:
     return f"- {e.occurred_at.date().isoformat()} {who}{text}"
 
 
+# What a fold must not lose (seed 001's lesson): file paths, exact commands, version strings,
+# identifiers, flags and numbers. Found by their shape, not by a list of words.
+DETAIL = re.compile(
+    r"`[^`\n]{1,120}`"  # a quoted command or code
+    r"|(?:~|\.{1,2})?/[\w.\-/]{2,}"  # a path
+    r"|\b[\w\-]+\.(?:py|js|ts|tsx|md|json|ya?ml|toml|txt|cfg|ini|sh|sql|lock|go|rs|rb|java|c|h"
+    r"|cpp|css|html)\b"  # a file name
+    r"|\bv?\d+(?:\.\d+)+(?:[\w\-]*)"  # a version, a decimal
+    r"|(?<![\w-])--?[a-zA-Z][\w\-]+"  # a flag
+    r"|\b[A-Za-z]+_[\w]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b"  # snake_case, camelCase
+)
+SAME = 0.7  # word overlap at which two statements are about the same thing: the newer stands
+DETAIL_WEIGHT = 3.0
+RECENT_SHARE = 0.25  # of the budget, for the newest statements whatever they hold
+NUMBER_WEIGHT = 0.3  # a bare number: a serial or a count says little alone
+
+
+def details(text: str) -> set[str]:
+    return {m.group(0).strip("`").lower() for m in DETAIL.finditer(text)}
+
+
+# what may change while a statement stays "the same thing": a version, a quoted command
+_REVISABLE = re.compile(r"`[^`\n]{1,120}`|\bv?\d+(?:\.\d+)+(?:[\w\-]*)")
+
+
+def _words(text: str) -> set[str]:
+    """The words that say what a statement is about: its content words and numbers, without
+    the versions and quoted commands an update revises (so "pinned numpy to 1.26.4" and
+    "pinned numpy to 2.0.1" are one statement, and "garden bed 3" and "bed 5" two)."""
+    return {w for w in plain_words(_REVISABLE.sub(" ", text)) if w not in STOPWORDS}
+
+
 def extractive_fold(digest: str, notes: Sequence[str], budget_tokens: int) -> str:
     """The offline fold: existing lines and new note lines, one per distinct statement (the
-    newest date kept), newest first, cut at the budget."""
-    best: dict[str, tuple[str, str]] = {}
-    for line in [*digest.splitlines(), *notes]:
+    newest date kept); of statements about the same thing (``SAME`` of their words shared)
+    the newest stands; the newest lines fill a quarter of the budget (``RECENT_SHARE``);
+    then, within the rest, the lines that carry the most not yet covered (details first:
+    paths, commands, versions, ``DETAIL``; rare words next) per token, so an old line with a
+    version string outlives newer small talk. Newest first; within a day, in note order."""
+    best: dict[str, tuple[str, int, str]] = {}
+    for order, line in enumerate([*digest.splitlines(), *notes]):  # notes: oldest first
         m = _LINE.match(line.strip())
         if not m:
             continue
         day, text = m.groups()
         key = " ".join(re.findall(r"\w+", text.lower()))
-        if key and (key not in best or day > best[key][0]):
-            best[key] = (day, text)
-    lines = [f"- {d} {t}" for d, t in sorted(best.values(), key=lambda x: x[0], reverse=True)]
-    out: list[str] = []
-    for line in lines:
-        if tokens("\n".join([*out, line])) > budget_tokens:
+        if key and (key not in best or day >= best[key][0]):
+            best[key] = (day, order, text)
+    newest_first = [
+        (day, text)
+        for day, _, text in sorted(best.values(), key=lambda x: (x[0], x[1]), reverse=True)
+    ]
+    # recency: of statements about the same thing, the newest stands
+    # (a path or a file named differently is another statement; a version or a command
+    # revised is the same one)
+    standing: list[tuple[str, str, set[str], set[str]]] = []
+    fixed: list[set[str]] = []
+    for day, text in newest_first:
+        words, pinned = _words(text), details(_REVISABLE.sub(" ", text))
+        if len(words) >= 2 and any(
+            len(words & w) / len(words | w) >= SAME and pinned == fixed[k]
+            for k, (_, _, w, _) in enumerate(standing)
+        ):
+            continue
+        standing.append((day, text, words, details(text)))
+        fixed.append(pinned)
+    # information: rare words and details not yet covered, per token of the line
+    df: dict[str, int] = {}
+    for _, _, words, found in standing:
+        for w in words | found:
+            df[w] = df.get(w, 0) + 1
+    n = len(standing)
+
+    def weight(term: str, detail: bool) -> float:
+        idf = 1.0 + math.log((1 + n) / (1 + df.get(term, 0)))
+        if detail:
+            return idf * DETAIL_WEIGHT
+        return idf * (NUMBER_WEIGHT if term.isdigit() else 1.0)
+
+    covered: set[str] = set()
+    chosen: list[int] = []
+    used = 0
+    left = set(range(n))
+    for i in range(n):  # what is latest first, within RECENT_SHARE of the budget
+        day, text, words, found = standing[i]
+        cost = tokens(f"- {day} {text}") + 1
+        if used + cost > budget_tokens * RECENT_SHARE:
             break
-        out.append(line)
+        chosen.append(i)
+        left.discard(i)
+        used += cost
+        covered |= words | found
+    while left:
+        pick, score = None, 0.0
+        for i in sorted(left):  # newest first: a tie keeps the newer
+            day, text, words, found = standing[i]
+            gain = sum(weight(t, True) for t in found - covered) + sum(
+                weight(w, False) for w in words - covered - found
+            )
+            cost = tokens(f"- {day} {text}") + 1
+            if used + cost > budget_tokens:
+                continue
+            if gain / cost > score:
+                pick, score = i, gain / cost
+        if pick is None:
+            break
+        left.discard(pick)
+        chosen.append(pick)
+        day, text, words, found = standing[pick]
+        used += tokens(f"- {day} {text}") + 1
+        covered |= words | found
+    out = [f"- {standing[i][0]} {standing[i][1]}" for i in sorted(chosen)]
+    while out and tokens("\n".join(out)) > budget_tokens:
+        out.pop()
     return "\n".join(out)
+
+
+def project_of(e: Episode) -> str:
+    """An episode's project: ``metadata.project``, else claude-mem's project field (kept by
+    the import), else none ("": the namespace's own cells)."""
+    found = e.metadata.get("project") or (e.metadata.get("claude_mem") or {}).get("project")
+    return str(found).strip()[:128] if found else ""
+
+
+def cell_id(memory_type: MemoryType, project: str = "") -> str:
+    """A cell's document id: the type alone for the namespace's cells (as before projects),
+    ``type@project`` for a project's."""
+    return f"{memory_type.value}@{project}" if project else memory_type.value
+
+
+def parse_cell_id(doc_id: str) -> tuple[MemoryType, str]:
+    """The (type, project) of a cell's id; ValueError names a type that does not exist."""
+    kind, _, project = doc_id.partition("@")
+    return MemoryType(kind), project
 
 
 @dataclass
@@ -100,6 +221,7 @@ class Cell:
     updated_at: str | None = None
     history: list[dict[str, Any]] = field(default_factory=list)  # earlier digests, newest first
     before: dict[str, Any] | None = None  # the cell before the last applied run (for undo)
+    project: str = ""  # "": the namespace's cell of this type
 
     def state(self) -> dict[str, Any]:
         """What undo restores: everything but the history and the undo point."""
@@ -114,7 +236,11 @@ class Cell:
 
     def doc(self) -> Doc:
         body = {"type": self.type.value, **self.state(), "history": self.history}
-        return Doc(kind=KIND, id=self.type.value, body=body | {"before": self.before})
+        if self.project:
+            body["project"] = self.project
+        return Doc(
+            kind=KIND, id=cell_id(self.type, self.project), body=body | {"before": self.before}
+        )
 
     @classmethod
     def from_doc(cls, doc: Doc) -> Cell:
@@ -129,16 +255,52 @@ class Cell:
             updated_at=b.get("updated_at"),
             history=list(b.get("history", [])),
             before=b.get("before"),
+            project=str(b.get("project") or ""),
         )
 
 
-def cells(store: Store, namespace: str) -> dict[MemoryType, Cell]:
-    """Every type's cell (empty ones for types never folded)."""
-    found = {
-        MemoryType(d.id): Cell.from_doc(d)
-        for d in store.get_docs(namespace, KIND, [t.value for t in MemoryType])
-    }
-    return {t: found.get(t, Cell(type=t)) for t in MemoryType}
+def cells(store: Store, namespace: str, project: str = "") -> dict[MemoryType, Cell]:
+    """Every type's cell of the namespace, or of one of its projects (empty ones for types
+    never folded)."""
+    ids = [cell_id(t, project) for t in MemoryType]
+    found = {Cell.from_doc(d).type: Cell.from_doc(d) for d in store.get_docs(namespace, KIND, ids)}
+    return {t: found.get(t, Cell(type=t, project=project)) for t in MemoryType}
+
+
+def all_cells(store: Store, namespace: str) -> dict[tuple[MemoryType, str], Cell]:
+    """Every cell, the namespace's (project "") and each project's, by (type, project)."""
+    out = {(t, ""): c for t, c in cells(store, namespace).items()}
+    for d in store.list_docs(namespace, KIND, limit=100_000):
+        c = Cell.from_doc(d)
+        out[(c.type, c.project)] = c
+    return out
+
+
+def projects(store: Store, namespace: str) -> list[str]:
+    return sorted({p for _, p in all_cells(store, namespace) if p})
+
+
+def economics(store: Store, namespace: str) -> list[dict[str, Any]]:
+    """Seed 001's token economics per project ("" is the namespace's own cells):
+    observations folded, their raw tokens, the digests' tokens, and the ratio."""
+    rows: dict[str, dict[str, Any]] = {}
+    for (_, project), c in all_cells(store, namespace).items():
+        row = rows.setdefault(
+            project, {"project": project, "observations": 0, "raw_chars": 0, "digest_tokens": 0}
+        )
+        row["observations"] += c.episodes
+        row["raw_chars"] += c.raw_chars
+        row["digest_tokens"] += tokens(c.digest)
+    out = []
+    for project in sorted(rows):
+        row = rows[project]
+        raw = -(-row.pop("raw_chars") // CHARS_PER_TOKEN)
+        digest = row["digest_tokens"]
+        if not row["observations"]:
+            continue
+        ratio = round(raw / digest, 1) if digest else 0.0
+        out.append(row | {"raw_tokens": raw, "ratio": ratio})
+    return out
 
 
 @dataclass
@@ -167,28 +329,38 @@ class Folder:
     ) -> FoldReport:
         """Fold what is new into each type's digest. Without ``apply``, only counts what a
         run would read. ``on_batch(type, done)`` is called after each committed batch."""
-        state = cells(self.store, namespace)
-        original = {t: Cell.from_doc(c.doc()) for t, c in state.items()}
+        state = all_cells(self.store, namespace)
+        original = {k: Cell.from_doc(c.doc()) for k, c in state.items()}
         if rebuild:
-            state = {t: Cell(type=t, history=self._push(c)) for t, c in state.items()}
+            state = {
+                (t, p): Cell(type=t, project=p, history=self._push(c))
+                for (t, p), c in state.items()
+            }
         low = min(c.watermark for c in state.values())
         changes = self.store.changed_since(namespace, low)
+        for e in changes.episodes:  # a project seen for the first time gets its cells
+            key = (e.type, project_of(e))
+            if key not in state:
+                state[key] = original[key] = Cell(type=e.type, project=key[1])
         report: dict[str, dict[str, int]] = {}
-        for t, cell in state.items():
+        for (t, project), cell in sorted(state.items(), key=lambda kv: (kv[0][1], kv[0][0])):
             fresh = self._fresh(cell, changes.episodes)
-            report[t.value] = {"new": len(fresh), "batches": 0, "calls": 0}
+            name = cell_id(t, project)
+            if project and not fresh and not cell.episodes:
+                continue
+            report[name] = {"new": len(fresh), "batches": 0, "calls": 0}
             if not apply:
                 continue
             size = self.s.batch_notes
             if fresh or rebuild:
-                cell.before = original[t].state()  # undo goes back to here, one run
+                cell.before = original[(t, project)].state()  # undo goes back to here, one run
             for start in range(0, len(fresh), size):
                 part = fresh[start : start + size]
                 self._fold_batch(namespace, cell, part, now)
-                report[t.value]["batches"] += 1
-                report[t.value]["calls"] += 1
+                report[name]["batches"] += 1
+                report[name]["calls"] += 1
                 if on_batch is not None:
-                    on_batch(t.value, report[t.value]["batches"])
+                    on_batch(name, report[name]["batches"])
             if cell.watermark != changes.watermark or rebuild:
                 cell.watermark = changes.watermark
                 self.store.apply(Batch(namespace=namespace, docs=[cell.doc()]))
@@ -201,11 +373,11 @@ class Folder:
         undo until it folds again."""
         out: dict[str, dict[str, Any]] = {}
         docs = []
-        for t, cell in cells(self.store, namespace).items():
+        for (t, project), cell in all_cells(self.store, namespace).items():
             if cell.before is None:
                 continue
             b = cell.before
-            out[t.value] = {
+            out[cell_id(t, project)] = {
                 "digest_now": cell.digest,
                 "digest_restored": b["digest"],
                 "episodes_now": cell.episodes,
@@ -214,6 +386,7 @@ class Folder:
             if apply:
                 restored = Cell(
                     type=t,
+                    project=project,
                     digest=b["digest"],
                     cursor=(b["cursor"][0], b["cursor"][1]) if b.get("cursor") else None,
                     watermark=int(b["watermark"]),
@@ -232,6 +405,7 @@ class Folder:
             e
             for e in episodes
             if e.type == cell.type
+            and project_of(e) == cell.project
             and e.expired_at is None
             and e.content.strip()
             and (cell.cursor is None or _stamp(e) > cell.cursor)
@@ -241,7 +415,8 @@ class Folder:
     def _fold_batch(
         self, namespace: str, cell: Cell, part: Sequence[Episode], now: datetime
     ) -> None:
-        notes = [note_line(e) for e in part]
+        # in the order things happened (the batch is in write order, for the cursor)
+        notes = [note_line(e) for e in sorted(part, key=lambda e: (e.occurred_at, e.id))]
         answer: FoldDigest = self.llm.complete(
             fold_v1(cell.type.value, cell.digest, notes, self.s.budget_tokens),
             call_site="fold",

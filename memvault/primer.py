@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memvault.changes import queue
-from memvault.folds import CHARS_PER_TOKEN, cells, clip, tokens
+from memvault.folds import CHARS_PER_TOKEN, cells, clip, projects, tokens
 from memvault.kg.model import MemoryType
 from memvault.kg.store import Store
 
@@ -48,6 +48,7 @@ class Primer:
     episodes_covered: int = 0
     pending_review: int = 0
     unseen_discoveries: int = 0
+    project: str | None = None
 
     @property
     def tokens(self) -> int:
@@ -61,6 +62,7 @@ class Primer:
     def to_dict(self) -> dict[str, Any]:
         return {
             "namespace": self.namespace,
+            "project": self.project,
             "text": self.text,
             "sections": self.sections,
             "budget_tokens": self.budget_tokens,
@@ -76,12 +78,23 @@ class Primer:
 
 
 def build(
-    store: Store, namespace: str, *, budget_tokens: int, persona: list[str] | None = None
+    store: Store,
+    namespace: str,
+    *,
+    budget_tokens: int,
+    persona: list[str] | None = None,
+    project: str | None = None,
 ) -> Primer:
     state = cells(store, namespace)
+    others: list[str] = []
+    if project:  # the project's digests; the namespace's own where the project has none
+        own = cells(store, namespace, project)
+        state = {t: own[t] if own[t].digest.strip() else state[t] for t in state}
+    else:
+        others = projects(store, namespace)
     pending = len(queue.review_items(store, namespace, "pending", WAITING))
     unseen = len(queue.inbox(store, namespace, "unseen", WAITING))
-    out = Primer(namespace=namespace, text="", budget_tokens=budget_tokens)
+    out = Primer(namespace=namespace, text="", budget_tokens=budget_tokens, project=project)
     out.pending_review, out.unseen_discoveries = pending, unseen
     out.raw_tokens = -(-sum(c.raw_chars for c in state.values()) // CHARS_PER_TOKEN)
     out.episodes_covered = sum(c.episodes for c in state.values())
@@ -94,6 +107,11 @@ def build(
         waiting.append(f"{unseen if unseen < WAITING else f'{WAITING}+'} unseen discoveries")
     if waiting:
         blocks.append(("waiting", "Waiting: " + "; ".join(waiting) + "."))
+    if others:
+        shown = ", ".join(others[:10]) + (
+            f" and {len(others) - 10} more" if len(others) > 10 else ""
+        )
+        blocks.append(("projects", f"Projects with their own digests: {shown}."))
     if persona:
         blocks.append(
             ("persona", "How they like things done, and what they know:\n" + "\n".join(persona))

@@ -190,6 +190,8 @@ def primer(
     ns: Namespace,
     vault: Vault,
     budget: Annotated[int | None, Query(ge=MIN_TOKENS, le=100_000)] = None,
+    project: Annotated[str | None, Query(max_length=128)] = None,
 ) -> dict[str, Any]:
-    """The block an agent loads at session start, within ``budget`` estimated tokens."""
-    return vault.primer(namespace=ns, budget_tokens=budget).to_dict()
+    """The block an agent loads at session start, within ``budget`` estimated tokens;
+    ``project``: that project's digests first."""
+    return vault.primer(namespace=ns, budget_tokens=budget, project=project).to_dict()

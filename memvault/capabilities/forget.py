@@ -275,9 +275,9 @@ class Forgetting:
         self, ns: str, scrub: Scrubber, batch: Batch, types: set[str], plan: ForgetPlan
     ) -> None:
         for d in self.store.iter_docs(ns):
-            if d.kind == _FOLD and d.id in types:
-                cell = Cell(MemoryType(d.id))
-                batch.docs.append(cell.doc())
+            if d.kind == _FOLD and d.id.partition("@")[0] in types:
+                kind, _, project = d.id.partition("@")  # a project's cell: "type@project"
+                batch.docs.append(Cell(MemoryType(kind), project=project).doc())
                 plan.folds_reset.append(d.id)
                 continue
             body = scrub.value(d.body)

@@ -49,15 +49,35 @@ def fold(
         return
     with open_vault() as vault:
         report = vault.fold(namespace=namespace, apply=apply, rebuild=rebuild)
-    data = {"namespace": report.namespace, "applied": report.applied, "types": report.per_type}
+        economics = vault.fold_economics(namespace=namespace)
+    data = {
+        "namespace": report.namespace,
+        "applied": report.applied,
+        "types": report.per_type,
+        "projects": economics,
+    }
 
     def render() -> None:
-        table = Table("type", "new episodes", "batches folded", "model calls")
+        table = Table("cell (type@project)", "new episodes", "batches folded", "model calls")
         for t, v in report.per_type.items():
             table.add_row(t, str(v["new"]), str(v["batches"]), str(v["calls"]))
         console.print(table)
         if not apply:
             console.print("dry run: nothing folded (add --apply)")
+        if economics:
+            money = Table(
+                "project", "observations", "raw tokens", "digest tokens", "ratio",
+                title="token economics (characters / 4)",
+            )  # fmt: skip
+            for row in economics:
+                money.add_row(
+                    row["project"] or "(namespace)",
+                    str(row["observations"]),
+                    str(row["raw_tokens"]),
+                    str(row["digest_tokens"]),
+                    f"{row['ratio']}x",
+                )
+            console.print(money)
 
     emit(data, as_json, render)
 
@@ -68,12 +88,15 @@ def primer(
         int | None,
         typer.Option(help="Hard budget in estimated tokens (default: fold.primer_tokens)."),
     ] = None,
+    project: Annotated[
+        str | None, typer.Option(help="That project's digests first (folds per project).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The block an agent loads at session start: each type's digest and what waits for a
     human, within the budget, with raw-history tokens against primer tokens."""
     with open_vault() as vault:
-        block = vault.primer(namespace=namespace, budget_tokens=budget)
+        block = vault.primer(namespace=namespace, budget_tokens=budget, project=project)
     data = block.to_dict()
 
     def render() -> None:

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 import typer
 
 from memvault.cli.output import NamespaceOpt, open_vault
+from memvault.folds import projects
 from memvault.kg.model import NAMESPACE_PATTERN
 
 hook_app = typer.Typer(
@@ -27,13 +28,19 @@ _NAMESPACE = re.compile(NAMESPACE_PATTERN)
 MAX_EVENT_BYTES = 1_000_000  # a hook event is a small JSON object
 
 
-def project_namespace(event: dict[str, Any], known: list[str]) -> str | None:
-    """The namespace of the session's project: the last part of its working directory (the
-    project name claude-mem records), when the vault has a namespace of that name."""
+def project_name(event: dict[str, Any]) -> str | None:
+    """The session's project: the last part of its working directory (the name claude-mem
+    records as the project)."""
     cwd = event.get("cwd")
     if not isinstance(cwd, str) or not cwd.strip():
         return None
-    name = PurePath(cwd.strip()).name
+    return PurePath(cwd.strip()).name or None
+
+
+def project_namespace(name: str | None, known: list[str]) -> str | None:
+    """The namespace named like the project, when the vault has one."""
+    if not name:
+        return None
     candidates = [name, name.lower(), re.sub(r"[^A-Za-z0-9_.:@-]+", "-", name).strip("-")]
     return next((c for c in candidates if c in known and _NAMESPACE.fullmatch(c)), None)
 
@@ -66,14 +73,18 @@ def session_start(
     namespace: NamespaceOpt = None,
 ) -> None:
     """Print the primer for the session's project. Reads the hook's event (JSON) on stdin:
-    ``cwd`` names the project, whose namespace is used when the vault has one of that name
-    (else --namespace, else the default). Never fails: on any error it prints nothing, logs
+    ``cwd`` names the project: its namespace when the vault has one of that name (else
+    --namespace, else the default), and in it the project's own digests when it has folds
+    for that project. Never fails: on any error it prints nothing, logs
     one line to stderr and exits 0."""
     try:
         event = read_event(sys.stdin.buffer.read() if not sys.stdin.isatty() else b"")
+        name = project_name(event)
         with open_vault() as vault:
-            ns = namespace or project_namespace(event, vault.namespaces()) or vault.ns(None)
-            text = vault.primer(namespace=ns, budget_tokens=budget).text
+            ns = namespace or project_namespace(name, vault.namespaces()) or vault.ns(None)
+            # a namespace with folds per project (claude-mem's): the project's digests first
+            project = name if name and name in projects(vault.store, ns) else None
+            text = vault.primer(namespace=ns, budget_tokens=budget, project=project).text
     except Exception as exc:  # the agent's session goes on without memories
         print(
             f"memvault hook session-start: no primer ({type(exc).__name__}: {exc})",

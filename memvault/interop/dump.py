@@ -29,11 +29,11 @@ from pydantic import BaseModel, ValidationError
 
 from memvault.embed import Embedder
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
+from memvault.folds import cell_id, parse_cell_id
 from memvault.kg.model import (
     Entity,
     Episode,
     Fact,
-    MemoryType,
     Mention,
     Session,
     VectorKind,
@@ -101,7 +101,7 @@ def export_namespace(
                         )
                         + "\n"
                     )
-    for doc in sorted(store.list_docs(namespace, FOLD, limit=100), key=lambda d: d.id):
+    for doc in sorted(store.list_docs(namespace, FOLD, limit=100_000), key=lambda d: d.id):
         if not doc.body.get("digest") and not doc.body.get("history"):
             continue  # a type never folded into: only a watermark, meaningless elsewhere
         counts["fold"] += 1
@@ -273,11 +273,12 @@ def _load_line(
 
 def _fold_doc(item: dict[str, Any]) -> Doc:
     body = item["data"]
-    memory_type = MemoryType(item["id"])  # ValueError names a type that does not exist
+    # "type" or a project's "type@project"; ValueError names a type that does not exist
+    memory_type, project = parse_cell_id(str(item["id"]))
     if not isinstance(body, dict) or not isinstance(body.get("digest"), str):
         raise ValueError("a fold needs data with a text 'digest'")
     # the seq watermark belongs to the store it came from; the cursor (write times) stays
-    return Doc(kind=FOLD, id=memory_type.value, body={**body, "watermark": 0})
+    return Doc(kind=FOLD, id=cell_id(memory_type, project), body={**body, "watermark": 0})
 
 
 def _persona_doc(

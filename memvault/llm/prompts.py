@@ -217,8 +217,11 @@ _FOLD_SYSTEM = (
     "memory. You get the current digest and new notes (dated, oldest first). Rewrite the "
     "digest so it holds what is still true and useful: merge duplicates, and where a note "
     "contradicts the digest or an older note, keep the newer information (say what it "
-    "replaced when that matters, with its date). One statement per line, each line "
-    "'- YYYY-MM-DD text', newest first. Stay within {budget} tokens. JSON: {{'digest': str}}."
+    "replaced when that matters, with its date). Keep every detail that still stands, word "
+    "for word: file paths, exact commands, version strings, names and numbers; when space "
+    "runs out drop small talk and routine progress first, not old details. One statement "
+    "per line, each line '- YYYY-MM-DD text', newest first. Stay within {budget} tokens. "
+    "JSON: {{'digest': str}}."
 )
 
 
@@ -228,7 +231,7 @@ def fold_v1(
     """``notes``: lines '- YYYY-MM-DD speaker: text', oldest first."""
     return Prompt(
         name="fold",
-        version=1,
+        version=2,  # 2: keep details that still stand (issue 31.3)
         messages=[
             {"role": "system", "content": _FOLD_SYSTEM.format(budget=budget_tokens)},
             {

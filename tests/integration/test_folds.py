@@ -4,6 +4,7 @@ batch; the primer stays within its budget whatever the history's length."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -236,3 +237,104 @@ def test_undo_gives_back_each_digest_as_it_was_before_its_last_run(tmp_path: Pat
         assert report.per_type["episodic"]["new"] > 0
         again = cells(vault.store, "default")[MemoryType.EPISODIC].digest
         assert again == second["episodic"]
+
+
+PARTS = ["login page", "billing screen", "search box", "export job", "settings form"]
+PEOPLE = ["Ana", "Bo", "Chen", "Dara"]
+
+
+def observation(text: str, project: str, at: datetime) -> dict[str, Any]:
+    """An episode as the claude-mem import writes it (memory type project, its project)."""
+    return {
+        "content": text,
+        "type": "project",
+        "occurred_at": at,
+        "metadata": {"claude_mem": {"project": project, "type": "change"}},
+    }
+
+
+def test_a_fold_keeps_an_old_version_string_and_resolves_recency(tmp_path: Path) -> None:
+    """31.3: the offline fold keeps the detail that still stands (a version pinned months
+    ago) over newer routine progress, and of a command revised later keeps the newer."""
+    items = [observation("Pinned numpy to 1.26.4 in requirements.txt; 2.0 broke the build.",
+                         "billing", T0)]  # fmt: skip
+    items += [
+        observation(
+            f"Worked on the {PARTS[i % 5]} with {PEOPLE[i % 4]}; small fixes here and there.",
+            "billing",
+            T0 + timedelta(days=1, hours=i),
+        )
+        for i in range(150)
+    ]
+    items.append(observation("Deploy with `make release` after tagging v2.3.0.", "billing",
+                             T0 + timedelta(days=20)))  # fmt: skip
+    items.append(observation("Deploy with `make release` after tagging v2.4.1.", "billing",
+                             T0 + timedelta(days=30)))  # fmt: skip
+    with open_vault(tmp_path / "v.db") as vault:
+        vault.write_many(items)
+        vault.fold(apply=True)
+        digest = vault.primer(project="billing").text
+        assert "1.26.4" in digest and "requirements.txt" in digest  # 150 notes later
+        assert "v2.4.1" in digest and "v2.3.0" not in digest  # the newer command stands
+        assert tokens(digest) <= vault.settings.fold.primer_tokens
+    # the pure fold over the same notes in one batch keeps it too
+    lines = [f"- 2025-01-{1 + i // 10:02d} {it['content']}" for i, it in enumerate(items)]
+    assert "1.26.4" in extractive_fold("", lines, 350)
+
+
+def test_folds_per_project_primer_economics_forget_and_dump(tmp_path: Path) -> None:
+    """31.3: one digest per (project, type); a project's primer holds its digests and the
+    namespace's own for the other types; the economics table per project; a forget resets
+    the project's cell; the dump carries project cells."""
+    with open_vault(tmp_path / "v.db") as vault:
+        billing = vault.write_many(
+            [
+                observation(
+                    f"Billing: invoice rounding fixed in src/billing/round_{i}.py",
+                    "billing",
+                    T0 + timedelta(hours=i),
+                )
+                for i in range(12)
+            ]
+        ).episode_ids
+        vault.write_many(
+            [
+                observation(
+                    f"Search: index rebuilt with `make index-{i}`",
+                    "search",
+                    T0 + timedelta(hours=i),
+                )
+                for i in range(8)
+            ]
+        )
+        vault.write("Prefers short answers without emojis.", type="user", now=T0)
+        report = vault.fold(apply=True)
+        assert {"project@billing", "project@search", "user"} <= set(report.per_type)
+        assert report.per_type["project@billing"]["new"] == 12
+        assert vault.fold(apply=True).calls == 0  # nothing new anywhere
+
+        mine = vault.primer(project="billing").text
+        assert "round_11.py" in mine and "make index" not in mine
+        assert "short answers" in mine  # the namespace's own user digest
+        whole = vault.primer().text
+        assert "Projects with their own digests: billing, search." in whole
+        assert "round_11.py" not in whole
+
+        rows = {r["project"]: r for r in vault.fold_economics()}
+        assert rows["billing"]["observations"] == 12 and rows["search"]["observations"] == 8
+        assert rows[""]["observations"] == 1
+        assert all(r["digest_tokens"] > 0 and r["ratio"] > 0 for r in rows.values())
+
+        dump = io.StringIO()
+        vault.export(dump)
+        assert '"id": "project@billing"' in dump.getvalue()
+        dump.seek(0)
+        vault.import_(dump, namespace="copy")
+        assert "round_11.py" in vault.primer(namespace="copy", project="billing").text
+
+        plan = vault.forget(billing[0])
+        assert "project@billing" in plan.folds_reset
+        assert "round_11.py" not in vault.primer(project="billing").text  # reset, refolded next
+        vault.fold(apply=True, rebuild=True)
+        assert "round_11.py" in vault.primer(project="billing").text
+        assert "round_0.py" not in vault.primer(project="billing").text

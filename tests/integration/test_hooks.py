@@ -93,3 +93,20 @@ def test_no_vault_prints_nothing_and_exits_0(tmp_path: Path) -> None:
     assert done.returncode == 0 and done.stdout == b""
     assert "no vault at" in done.stderr.decode()
     assert not (tmp_path / "missing.db").exists()  # a hook never creates a vault
+
+
+def test_a_project_folded_inside_a_namespace_gets_its_own_primer(tmp_path: Path) -> None:
+    """claude-mem keeps every project in one history: its projects fold into their own
+    cells, and the hook of a session in that project's directory prints that project's."""
+    db = tmp_path / "v.db"
+    with MemVault.open(db, embedder=HashingEmbedder(), clock=FixedClock(T0)) as vault:
+        for project, text in (
+            ("payments", "Refunds go through `make refund-batch` nightly."),
+            ("website", "The landing page is built with `npm run build:site`."),
+        ):
+            meta = {"claude_mem": {"project": project, "type": "change"}}
+            vault.write(text, type="project", metadata=meta)
+        vault.fold(apply=True)
+    done = _hook(db, json.dumps({"cwd": "/home/dev/payments"}).encode())
+    out = done.stdout.decode()
+    assert done.returncode == 0 and "make refund-batch" in out and "npm run" not in out
