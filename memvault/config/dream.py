@@ -228,6 +228,28 @@ class UpdateSettings(BaseModel):
     batch: int = Field(default=20, ge=1, le=200, description="Pairs per model call.")
 
 
+class PruneReviewSettings(BaseModel):
+    """The model's prune review after the janitor (memvault.dream.review_prune)."""
+
+    enabled: bool = Field(
+        default=False,
+        description="After the janitor, a configured model reviews busy subjects' live facts "
+        "for contradiction and repetition; its proposals go through routing and review.",
+    )
+    min_facts: int = Field(
+        default=8, ge=2, description="Only subjects with at least this many live facts."
+    )
+    max_subjects: int = Field(default=10, ge=1, le=1000, description="Subjects per run.")
+    max_facts: int = Field(default=60, ge=2, le=500, description="Facts shown per subject.")
+    max_confidence: float = Field(
+        default=0.75,
+        ge=0,
+        le=1,
+        description="The model's confidence is capped here: at or below the auto-approve "
+        "threshold its proposals wait for a human.",
+    )
+
+
 class DreamSettings(BaseModel):
     undo_days: float | None = Field(
         default=90.0,
@@ -242,3 +264,4 @@ class DreamSettings(BaseModel):
     hygiene: HygieneSettings = Field(default_factory=HygieneSettings)
     tiers: TierSettings = Field(default_factory=TierSettings)
     updates: UpdateSettings = Field(default_factory=UpdateSettings)
+    prune_review: PruneReviewSettings = Field(default_factory=PruneReviewSettings)

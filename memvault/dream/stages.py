@@ -23,6 +23,7 @@ from memvault.dream import consolidate as cons
 from memvault.dream.orient import orient
 from memvault.dream.prune import prune
 from memvault.dream.reflect import reflect, snapshot
+from memvault.dream.review_prune import review_prune
 from memvault.dream.signal import signal
 from memvault.dream.updates import propose_updates
 from memvault.graphs import GraphView, summarize
@@ -60,6 +61,7 @@ class Run:
     ws: Workspace = field(init=False)
     stages: dict[str, Any] = field(default_factory=dict)
     new_ids: list[str] = field(default_factory=list)
+    new_fact_ids: set[str] = field(default_factory=set)  # facts written since the last dream
     volatile: set[str] = field(default_factory=set)
     conflicts: list[Any] = field(default_factory=list)
     duplicates: list[Any] = field(default_factory=list)
@@ -85,6 +87,7 @@ def orient_stage(run: Run, p: Parts) -> None:
     _, ids, deleted = p.store.changed_ids_since(run.namespace, run.watermark)
     run.stages["orient"] = orient(run.ws, ids, deleted)
     run.new_ids = run.stages["orient"].pop("new_episode_ids")
+    run.new_fact_ids = set(ids["fact"])
 
 
 def lint_stage(run: Run, p: Parts) -> None:
@@ -210,6 +213,13 @@ def tiers_stage(run: Run, p: Parts) -> None:
     run.stages["tiers"] = move_tiers(run.ws, s.dream.tiers, s.recall, p.llm, due_cold)
 
 
+def prune_review_stage(run: Run, p: Parts) -> None:
+    """After the janitor: the model's review of busy subjects' facts (off by default)."""
+    s = p.settings.dream.prune_review
+    llm = p.reasoning_llm or p.llm
+    run.stages["prune_review"] = review_prune(run.ws, run.new_fact_ids, llm, s, run.now)
+
+
 def prune_stage(run: Run, p: Parts) -> None:
     run.stages["prune"] = prune(run.ws)
 
@@ -237,6 +247,7 @@ STAGES: tuple[Stage, ...] = (
     ("persona", persona_stage),
     ("maintenance", maintenance_stage),
     ("janitor", janitor_stage),
+    ("prune_review", prune_review_stage),
     ("prune", prune_stage),
     ("tiers", tiers_stage),
 )
