@@ -64,6 +64,7 @@ class Tally:
         self.cold: list[float] = []
         self.baseline: list[float] = []
         self.jobs: list[float] = []
+        self.warmed = 0  # entries the jobs warmed (re-warming one counts again)
 
     def ask(self, vault: MemVault, query: str, ns: str, session: str, now: datetime) -> None:
         # each measured recall meets the question for the first time (no cached query vector)
@@ -79,8 +80,9 @@ class Tally:
 
     def job(self, vault: MemVault, ns: str, session: str, now: datetime) -> None:
         started = time.perf_counter()
-        vault.prefetch(session, namespace=ns, now=now)
+        done = vault.prefetch(session, namespace=ns, now=now)
         self.jobs.append(time.perf_counter() - started)
+        self.warmed += len(done["warmed"])
 
     def report(self) -> dict[str, Any]:
         asked = len(self.warm) + len(self.cold)
@@ -90,6 +92,9 @@ class Tally:
         return {
             "questions": asked,
             "hit_rate": round(len(self.warm) / asked, 4) if asked else 0.0,
+            # of the entries the jobs warmed, the share a question then used (31.8)
+            "warmed": self.warmed,
+            "warmed_used": round(len(self.warm) / self.warmed, 4) if self.warmed else 0.0,
             "recall_with_prefetch": _ms(with_prefetch),
             "served_warm": _ms(self.warm),
             "recall_without_prefetch": _ms(self.baseline),

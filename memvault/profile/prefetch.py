@@ -39,6 +39,19 @@ _SLOT = "\x00"  # where a name goes in a question shape (a query may hold any ch
 class Prediction:
     query: str
     why: str
+    name: str | None = None  # the name a template was filled with (None: asked before)
+
+
+def sane(prediction: Prediction, hits: list[dict[str, Any]]) -> bool:
+    """Whether a predicted question is one worth warming: it finds something, and a filled
+    template finds the name it was filled with (else nobody would ask it, or its answer
+    would say nothing about what it names)."""
+    if not hits:
+        return False
+    if prediction.name is None:
+        return True
+    name = prediction.name.casefold()
+    return any(name in str(h.get("text", "")).casefold() for h in hits)
 
 
 def entry_id(session_id: str, query: str) -> str:
@@ -60,6 +73,15 @@ def _session_entities(store: Store, namespace: str, session_id: str, last: int) 
     ids = [i for e in reversed(episodes) for i in by_episode.get(e.id, [])]
     entities = {e.id: e.name for e in store.get_entities(namespace, ids)}
     return list(dict.fromkeys(entities[i] for i in ids if i in entities))
+
+
+def _kinds(store: Store, namespace: str, names_: list[str]) -> dict[str, str]:
+    """name → its entity's type, for the names the namespace knows."""
+    out: dict[str, str] = {}
+    for e in store.find_entities(namespace, list(dict.fromkeys(names_))):
+        for n in e.names():
+            out.setdefault(n, e.type.value)
+    return out
 
 
 def _neighbours(store: Store, namespace: str, names_: list[str], top: int) -> list[str]:
@@ -88,26 +110,48 @@ def predict(
         if sig and sig not in out and len(out) < s.max_queries:
             out[sig] = Prediction(query, why)
 
+    def add_filled(query: str, why: str, name: str) -> None:
+        sig = signature(query)
+        if sig and sig not in out and len(out) < s.max_queries:
+            out[sig] = Prediction(query, why, name)
+
     for d in logs:
         if d.body.get("session_id") == session_id:
             add(str(d.body.get("query", "")), "asked earlier in this session")
-    talked = _session_entities(store, namespace, session_id, s.recent_writes)
+    # who speaks is not what they ask about ("what do I know about user?")
+    speakers = {x.casefold() for x in store.speakers_since(namespace, 0)[1]}
+    talked = [
+        n
+        for n in _session_entities(store, namespace, session_id, s.recent_writes)
+        if n.casefold() not in speakers
+    ]
     pool = [(n, "just talked about") for n in talked]
     pool += [(n, f"next to {talked[0]} in the graph") for n in _neighbours(store, namespace,
              talked[:3], s.max_queries)] if talked else []  # fmt: skip
-    pool += [(n, "rising in the profile") for n in rising]
-    known = {n for n, _ in pool}
+    pool += [(n, "rising in the profile") for n in rising if n.casefold() not in speakers]
     shapes: Counter[str] = Counter()
+    slot_names: dict[str, set[str]] = {}
     for d in logs:
         query = str(d.body.get("query", ""))
         named = [n for n in names(query) if n in query]
         if len(named) == 1:
-            shapes[query.replace(named[0], _SLOT)] += 1
+            shape = query.replace(named[0], _SLOT)
+            shapes[shape] += 1
+            slot_names.setdefault(shape, set()).add(named[0])
+    kinds = _kinds(
+        store, namespace, [n for n, _ in pool] + [x for v in slot_names.values() for x in v]
+    )
     for shape, _ in shapes.most_common(s.templates):
         shown = shape.replace(_SLOT, "…")
+        # a slot asked with people is filled with people, not places (types when known)
+        wanted = {kinds.get(n, "unknown") for n in slot_names[shape]} - {"unknown"}
         for name, source in pool:
-            if name in known:
-                add(shape.replace(_SLOT, name), f"'{shown}' is asked often; {name}: {source}")
+            # (a name no entity holds, such as a fact's literal object, has no type to match)
+            if wanted and kinds.get(name) not in wanted | {"unknown"}:
+                continue
+            add_filled(
+                shape.replace(_SLOT, name), f"'{shown}' is asked often; {name}: {source}", name
+            )
     return list(out.values())
 
 

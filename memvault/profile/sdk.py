@@ -127,7 +127,7 @@ class ProfileMethods:
         )
         predictions = prefetch.predict(self.store, ns, session_id, s, rising)
         mark = self.store.watermark(ns)
-        warmed = [
+        computed = [
             (
                 p,
                 [
@@ -137,13 +137,16 @@ class ProfileMethods:
             )
             for p in predictions
         ]
+        # only what passes the sanity check is kept (31.8: "what do I know about user?")
+        warmed = [(p, hits) for p, hits in computed if prefetch.sane(p, hits)]
         docs = prefetch.warm_docs(session_id, warmed, mark, s.k, at)
         keep = {d.id for d in docs}
         drop = prefetch.stale(self.store, ns, session_id, keep, at, s)
         self.store.apply(Batch(namespace=ns, docs=docs, drop_docs=drop, quiet=True, durable=False))
         return {
             "session_id": session_id,
-            "warmed": [{"query": p.query, "why": p.why} for p in predictions],
+            "warmed": [{"query": p.query, "why": p.why} for p, _ in warmed],
+            "not_sane": [p.query for p, hits in computed if not prefetch.sane(p, hits)],
             "dropped": len(drop),
         }
 

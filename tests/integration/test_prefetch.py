@@ -118,3 +118,37 @@ def test_the_server_prefetches_after_a_sessions_writes(tmp_path: Path) -> None:
         bad = c.post("/v1/ns/default/recall", json={"query": "x", "session_id": ""})
         assert bad.status_code == 422
     vault.close()
+
+
+def test_only_questions_a_user_would_ask_are_warmed(tmp_path: Path) -> None:
+    """31.8: a slot asked with people is not filled with a place, the speaker is never what
+    a question is about, and a filled question whose results do not name what it asks about
+    is not kept (listed under ``not_sane``)."""
+    with open_vault(tmp_path / "v.db") as vault:
+        _seed(vault)
+        vault.add_facts(
+            [
+                {
+                    "subject": "Tobias",
+                    "subject_type": "person",
+                    "predicate": "visited",
+                    "object": "Lisbon",
+                    "object_is_entity": True,
+                },
+                {
+                    "subject": "Lisbon",
+                    "subject_type": "place",
+                    "predicate": "is_in",
+                    "object": "Portugal",
+                },
+            ]
+        )
+        vault.write("Lisbon and Maya: a weekend with Tobias.", speaker="Maya", session_id="s1",
+                    now=NOW - timedelta(minutes=3))  # fmt: skip
+        out = vault.prefetch("s1")
+        warmed = [w["query"] for w in out["warmed"]]
+        assert "Where does Lisbon live?" not in warmed + out["not_sane"]  # a place, not a person
+        assert "Where does Portugal live?" not in warmed  # a literal, no person either
+        assert "Where does Maya live?" not in warmed + out["not_sane"]  # the speaker
+        assert "Where does Tobias live?" in warmed
+        assert all(q not in warmed for q in out["not_sane"])
