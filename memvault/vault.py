@@ -468,11 +468,18 @@ class MemVault(
             chunk_chars=self.settings.chunk_chars,
         )
 
-    def import_(self, source: IO[str], *, namespace: str | None = None) -> DumpSummary:
+    def import_(
+        self,
+        source: IO[str],
+        *,
+        namespace: str | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> DumpSummary:
         return import_namespace(
             self.store,
             source,
             embedder=self.c.embedder,
             namespace=self.ns(namespace) if namespace else None,
             chunk_chars=self.settings.chunk_chars,
+            on_progress=on_progress,
         )

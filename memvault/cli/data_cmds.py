@@ -294,7 +294,14 @@ def import_(
             raise InvalidInputError(
                 "is missing", field="path", hint=f"memvault import {source} PATH"
             )
-        with open_vault(create=True) as vault:
+        started = time.perf_counter()
+        with (
+            open_vault(create=True) as vault,
+            Progress(
+                console=err_console, disable=as_json or not interactive(), transient=True
+            ) as bar,
+        ):
+            task = bar.add_task("reading observations", total=None)
             if source == "memory-dir":
                 done = vault.import_memory_dir(path, namespace=namespace)
                 msg = (
@@ -305,9 +312,18 @@ def import_(
                     f"{len(done['relative_dates'])} relative dates to make absolute"
                 )
             else:
-                done = vault.import_claude_mem(path, namespace=namespace, project=project)
+                done = vault.import_claude_mem(
+                    path,
+                    namespace=namespace,
+                    project=project,
+                    on_progress=lambda n: bar.update(task, completed=n),
+                )
+                took = time.perf_counter() - started
+                done["seconds"] = round(took, 2)
+                rate = f", {done['read'] / took:.0f}/s" if took and done["read"] else ""
                 msg = (
-                    f"read {done['read']} observations after #{done['after_id']}: imported "
+                    f"read {done['read']} observations after #{done['after_id']} in "
+                    f"{took:.1f} s{rate}: imported "
                     f"{done['imported']}, {done['duplicates']} already here, "
                     f"{done['skipped_empty']} without text, {done['skipped_bad_time']} without a "
                     f"readable time, {done['skipped_invalid']} refused"
@@ -322,16 +338,30 @@ def import_(
             hint="a dump file, memory-dir or claude-mem",
         )
     raw = _read_input(source)
-    with open_vault(create=True) as vault:
-        summary = vault.import_(io.StringIO(decode(raw, field=source)), namespace=namespace)
+    started = time.perf_counter()
+    with (
+        open_vault(create=True) as vault,
+        Progress(console=err_console, disable=as_json or not interactive(), transient=True) as bar,
+    ):
+        task = bar.add_task("embedding", total=None)
+        summary = vault.import_(
+            io.StringIO(decode(raw, field=source)),
+            namespace=namespace,
+            on_progress=lambda n, total: bar.update(task, completed=n, total=total),
+        )
+    took = time.perf_counter() - started
     emit(
         {
             "namespace": summary.namespace,
             "counts": summary.counts,
             "reembedded": summary.reembedded,
+            "seconds": round(took, 2),
         },
         as_json,
-        lambda: console.print(f"imported {summary.counts} into {summary.namespace}"),
+        lambda: console.print(
+            f"imported {summary.counts} into {summary.namespace} in {took:.1f} s"
+            + (f" ({summary.reembedded} vectors computed)" if summary.reembedded else "")
+        ),
     )
 
 

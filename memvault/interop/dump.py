@@ -48,6 +48,7 @@ VERSION = 3
 READS = (1, 2, 3)  # version 1 had no fold lines, 2 no persona lines
 VECTOR_TEXT = "unnamed"  # Episode/Fact.vector_text: without the speaker or subject
 FOLD = "fold"  # the document kind memvault.folds keeps (one per memory type)
+EMBED_BATCH = 256  # texts per embedder call when a dump's vectors cannot be reused
 PERSONA = ("attitude", "skill")  # the persona layers' documents
 _MODELS: dict[str, type[BaseModel]] = {
     "session": Session,
@@ -137,8 +138,10 @@ def import_namespace(
     embedder: Embedder,
     namespace: str | None = None,
     chunk_chars: int = CHUNK_CHARS,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> DumpSummary:
-    """Load a dump; ``namespace`` renames it on the way in."""
+    """Load a dump; ``namespace`` renames it on the way in. ``on_progress(done, total)``:
+    vectors computed so far, when the dump's own cannot be reused."""
     lines = _lines(source)
     first = next(lines, None)
     if first is None:
@@ -189,11 +192,14 @@ def import_namespace(
         or (t[0], t[1]) not in vectors
         or (t[0] in ("episode", "chunk", "fact") and not same_text)
     ]
-    if missing:
-        matrix = embedder.embed([t[2] for t in missing])
-        for row, (kind, rid, _) in enumerate(missing):
+    for start in range(0, len(missing), EMBED_BATCH):
+        part = missing[start : start + EMBED_BATCH]
+        matrix = embedder.embed([t[2] for t in part])
+        for row, (kind, rid, _) in enumerate(part):
             vectors[(kind, rid)] = matrix[row]
-        summary.reembedded = len(missing)
+        if on_progress is not None:
+            on_progress(start + len(part), len(missing))
+    summary.reembedded = len(missing)
     batch.vectors = [
         VectorRecord(kind=kind, id=rid, vector=vectors[(kind, rid)]) for kind, rid, _ in texts
     ]

@@ -4,7 +4,7 @@ and out, and the read-only claude-mem import. docs/interop.md."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -139,10 +139,16 @@ class InteropMethods:
 
     # -- claude-mem ---------------------------------------------------------------------------
     def import_claude_mem(
-        self, path: str | Path, *, namespace: str | None = None, project: str | None = None
+        self,
+        path: str | Path,
+        *,
+        namespace: str | None = None,
+        project: str | None = None,
+        on_progress: Callable[[int], None] | None = None,
     ) -> dict[str, Any]:
         """Observations of a claude-mem database, read-only, as typed episodes; a second
-        import reads only what is new (a watermark per source and project)."""
+        import reads only what is new (a watermark per source and project).
+        ``on_progress(read)``: observations read so far, after each committed batch."""
         ns = self.ns(namespace)
         source = Path(path)
         con = claude_mem.connect(source)
@@ -177,6 +183,8 @@ class InteropMethods:
                     counts["imported"] += result.created
                     counts["duplicates"] += result.duplicates
                 batch.clear()
+                if on_progress is not None:
+                    on_progress(counts["read"])
                 self.store.apply(
                     Batch(
                         namespace=ns,

@@ -422,3 +422,24 @@ def test_sync_retires_an_imported_memory_whose_file_was_deleted_and_undo_restore
         assert all("Postgres" not in h.text for h in vault.recall("billing Postgres", k=5))
         vault.undo_dream(run.run_id or "")
         assert vault.get_episode(kept[0].id).expired_at is None
+
+
+def test_imports_report_progress(tmp_path: Path) -> None:
+    """34.5: a claude-mem import reports what it read after each committed batch; a dump
+    whose vectors cannot be reused (another embedder) reports the vectors it computes."""
+    import io
+
+    from memvault.embed import FakeEmbedder
+
+    db = claude_mem_db(tmp_path)
+    seen: list[int] = []
+    with open_vault(tmp_path / "v.db") as vault:
+        done = vault.import_claude_mem(db, on_progress=seen.append)
+        assert seen and seen[-1] == done["read"] == 4
+        dump = io.StringIO()
+        vault.export(dump)
+    steps: list[tuple[int, int]] = []
+    with MemVault.open(tmp_path / "other.db", embedder=FakeEmbedder(dim=384)) as other:
+        dump.seek(0)
+        summary = other.import_(dump, on_progress=lambda n, total: steps.append((n, total)))
+        assert summary.reembedded > 0 and steps[-1] == (summary.reembedded, summary.reembedded)
