@@ -142,6 +142,8 @@ def deferred(items: list[dict], batch: int, embedder: Timed, db: Path) -> dict:
         rank = next((n for n, h in enumerate(hits, 1) if h.id == last_id), None)
         pending = vault.vectors_pending(namespace="bench")
         embedder.seconds = 0.0
+        inner = embedder.inner
+        before = (getattr(inner, "tokens_read", 0), getattr(inner, "tokens_padded", 0))
         t = time.perf_counter()
         caught = vault.catch_up(namespace="bench")
         catch = time.perf_counter() - t
@@ -159,11 +161,19 @@ def deferred(items: list[dict], batch: int, embedder: Timed, db: Path) -> dict:
         "catch_up_chunks": caught.chunks,
         # the bound counts 256-token passes; a long turn costs more (its chunks): tokens say
         "catch_up_tokens": tokens,
+        # of the tokens computed, the share that was padding (batches sorted by length)
+        "catch_up_padding_waste": _waste(inner, before),
         "catch_up_tokens_per_s": round(tokens / catch) if tokens else None,
         "catch_up_share_of_2_core_bound": round(tokens / catch / (TWO_CORE_BOUND * 256), 3)
         if tokens
         else None,
     }
+
+
+def _waste(inner, before) -> float | None:  # type: ignore[no-untyped-def]
+    read = getattr(inner, "tokens_read", 0) - before[0]
+    padded = getattr(inner, "tokens_padded", 0) - before[1]
+    return round(1 - read / padded, 4) if padded else None
 
 
 def _tokens(embedder, episodes) -> int | None:  # type: ignore[no-untyped-def]

@@ -75,6 +75,10 @@ class OnnxEmbedder:
         self.requested = device
         self._device: str | None = None
         self.batch_size = batch_size
+        # tokens read and tokens computed (with the padding of each batch): their ratio is
+        # what length-bucketing saves (bench/ingest.py reports it)
+        self.tokens_read = 0
+        self.tokens_padded = 0
         self._model_path = model_path
         self._session: Any = None
         self._tokenizer: Any = None
@@ -137,6 +141,8 @@ class OnnxEmbedder:
         for start in range(0, len(order), size):
             part = order[start : start + size]
             width = max(len(encoded[i].ids) for i in part)
+            self.tokens_read += sum(len(encoded[i].ids) for i in part)
+            self.tokens_padded += width * len(part)
             ids = np.zeros((len(part), width), dtype=np.int64)
             mask = np.zeros((len(part), width), dtype=np.int64)
             for row, i in enumerate(part):
