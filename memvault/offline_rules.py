@@ -62,7 +62,7 @@ def _summarize_communities(inputs: Mapping[str, Any]) -> BaseModel:
 
 
 def _fold(inputs: Mapping[str, Any]) -> BaseModel:
-    from memvault.folds import extractive_fold
+    from memvault.language.fold_lines import extractive_fold
 
     digest = extractive_fold(inputs["digest"], inputs["notes"], inputs["budget_tokens"])
     return FoldDigest(digest=digest)

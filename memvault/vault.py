@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from memvault.background import Background
 from memvault.bootstrap import Container, bootstrap, load_settings
+from memvault.capabilities.facts import FactMethods
 from memvault.capabilities.sdk import ForgetMethods
 from memvault.capabilities.vectors import VectorMethods
 from memvault.clock import ensure_utc
@@ -25,11 +26,10 @@ from memvault.errors import InvalidInputError, NotFoundError, UnusableStoreError
 from memvault.feedback import Feedback as FeedbackService
 from memvault.ingest.inputs import EpisodeIn, FactIn
 from memvault.ingest.pipeline import Writer, WriteResult
-from memvault.ingest.reembed import ReembedReport, reembed
-from memvault.interop.dump import DumpSummary, export_namespace, import_namespace
+from memvault.interop.dump_sdk import DumpMethods
 from memvault.interop.sdk import InteropMethods
-from memvault.kg.model import NAMESPACE_PATTERN, Episode, Fact, fact_order, new_id
-from memvault.kg.store import Batch, Doc, FactQuery
+from memvault.kg.model import NAMESPACE_PATTERN, Episode, Fact, new_id
+from memvault.kg.store import Batch, Doc
 from memvault.persona.sdk import PersonaMethods
 from memvault.profile import recall_log
 from memvault.profile.sdk import ProfileMethods
@@ -45,7 +45,14 @@ log = logging.getLogger(__name__)
 
 
 class MemVault(
-    Background, PersonaMethods, InteropMethods, ProfileMethods, ForgetMethods, VectorMethods
+    Background,
+    PersonaMethods,
+    InteropMethods,
+    ProfileMethods,
+    ForgetMethods,
+    VectorMethods,
+    DumpMethods,
+    FactMethods,
 ):
     def __init__(self, container: Container):
         self.c = container
@@ -290,62 +297,6 @@ class MemVault(
             cached = self._judged[ns] = (mark, last_judged(self.store, ns))
         return cached[1]
 
-    def facts(
-        self,
-        *,
-        namespace: str | None = None,
-        subject: str | None = None,
-        predicate: str | None = None,
-        as_of: datetime | None = None,
-        include_history: bool = False,
-        limit: int = 1000,
-    ) -> list[Fact]:
-        """Facts, filtered. By default those valid now; ``as_of`` those valid then;
-        ``include_history`` every fact ever stored, superseded and retired ones too."""
-        ns = self.ns(namespace)
-        for name, value in (("subject", subject), ("predicate", predicate)):
-            if value is not None and not value.strip():
-                raise InvalidInputError(
-                    "is empty (only whitespace)", field=name, hint="name one, or leave it out"
-                )
-        subject_ids = None
-        if subject is not None:
-            subject_ids = [e.id for e in self.store.find_entities(ns, [subject])]
-        from memvault.kg.model import normalize_predicate
-
-        query = FactQuery(
-            subject_ids=subject_ids,
-            predicate=normalize_predicate(predicate) if predicate else None,
-            # an as-of read answers what was believed then: facts retired since count
-            include_expired=include_history or as_of is not None,
-            limit=100_000,
-        )
-        found = self.store.list_facts(ns, query)
-        if include_history:
-            return found[:limit]
-        if as_of is not None:
-            at = ensure_utc(as_of, "as_of")
-            believed: dict[tuple[str, str, str], Fact] = {}
-            for f in sorted(found, key=lambda f: (f.expired_at is not None, *fact_order(f))):
-                if f.believed_at(at):  # exact duplicates a dream merged since: listed once
-                    believed.setdefault(f.key(), f)
-            return list(believed.values())[:limit]
-        now = self.now()
-        return [f for f in found if f.is_valid_at(now)][:limit]
-
-    def contested(
-        self, *, namespace: str | None = None, as_of: datetime | None = None
-    ) -> dict[str, Fact]:
-        """Between dreams two values of a single-valued predicate can both be valid: each
-        older one (id) → the newer value contesting it, provisional until the dream's
-        verdict. Recall ranks the newer first."""
-        from memvault.recall.currency import contested
-
-        ns = self.ns(namespace)
-        at = ensure_utc(as_of, "as_of") if as_of else self.now()
-        live = self.store.list_facts(ns, FactQuery(limit=100_000))
-        return contested(live, at, self.recaller.single_valued)
-
     def episodes(
         self,
         *,
@@ -431,55 +382,3 @@ class MemVault(
         """Any feedback signal (access, reinforce, up, down, correct, incorrect) on several
         memories at once: every id must exist, or nothing changes."""
         return self.feedbacks.apply(self.ns(namespace), ids, signal, self.now(now))
-
-    # -- dump -----------------------------------------------------------------------------
-    def export(
-        self, out: IO[str], *, namespace: str | None = None, with_vectors: bool = True
-    ) -> DumpSummary:
-        return export_namespace(
-            self.store,
-            self.ns(namespace),
-            out,
-            embedder_name=self.c.embedder.name,
-            with_vectors=with_vectors,
-        )
-
-    def reembed(
-        self,
-        *,
-        namespace: str | None = None,
-        apply: bool = False,
-        on_progress: Callable[[int, int], None] | None = None,
-    ) -> ReembedReport:
-        """Recompute the namespace's vectors with the configured embedder (dry run unless
-        ``apply``): memvault.ingest.reembed."""
-        if self.ns(namespace) not in self.namespaces():
-            raise InvalidInputError(
-                f"no namespace {self.ns(namespace)!r} in this vault",
-                field="namespace",
-                hint=f"namespaces: {', '.join(self.namespaces()) or 'none yet'}",
-            )
-        return reembed(
-            self.store,
-            self.c.embedder,
-            self.ns(namespace),
-            apply=apply,
-            on_progress=on_progress,
-            chunk_chars=self.settings.chunk_chars,
-        )
-
-    def import_(
-        self,
-        source: IO[str],
-        *,
-        namespace: str | None = None,
-        on_progress: Callable[[int, int], None] | None = None,
-    ) -> DumpSummary:
-        return import_namespace(
-            self.store,
-            source,
-            embedder=self.c.embedder,
-            namespace=self.ns(namespace) if namespace else None,
-            chunk_chars=self.settings.chunk_chars,
-            on_progress=on_progress,
-        )

@@ -307,39 +307,6 @@ def facts(
     )
 
 
-@app.command()
-@handle_errors
-def stats(
-    namespace: NamespaceOpt = None,
-    all_namespaces: Annotated[bool, typer.Option("--all", help="Every namespace.")] = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Counts of what a namespace holds."""
-    with open_vault() as vault:
-        names = vault.namespaces() if all_namespaces else [vault.ns(namespace)]
-        rows = [vault.stats(namespace=n) for n in names]
-
-    def render() -> None:
-        if not rows:
-            console.print("the vault is empty")
-            return
-        for r in rows:  # one narrow table per namespace: it reads in any terminal
-            table = Table("", str(r["namespace"]), show_header=True)
-            for key, value in r.items():
-                if key != "namespace":
-                    table.add_row(key, _cell(value))
-            console.print(table)
-
-    emit(rows if all_namespaces else rows[0], as_json, render)
-
-
-def _cell(v: object) -> str:
-    """A table cell: a dict as 'key value' pairs (a list as its length), else the value."""
-    if isinstance(v, dict):
-        return ", ".join(f"{k} {len(n) if isinstance(n, list) else n}" for k, n in v.items())
-    return "-" if v is None else str(v)
-
-
 # Commands with more moving parts live in their own modules.
 from memvault.cli import (  # noqa: E402
     data_cmds,
@@ -354,13 +321,18 @@ from memvault.cli import (  # noqa: E402
     lint_cmd,
     mcp_cmd,
     persona_cmd,
+    plans_cmd,
     profile_cmd,
+    review_cmd,
     serve_cmd,
+    stats_cmd,
     vectors_cmd,
 )
 
 data_cmds.register(app)
+plans_cmd.register(app)
 vectors_cmd.register(app)
+stats_cmd.register(app)
 demo_cmd.register(app)
 fold_cmd.register(app)
 serve_cmd.register(app)
@@ -370,7 +342,7 @@ profile_cmd.register(app)
 app.add_typer(eval_cmd.app, name="eval")
 app.add_typer(hook_cmd.hook_app, name="hook")
 app.add_typer(dream_cmd.dream_app, name="dream")
-app.add_typer(dream_cmd.review_app, name="review")
+app.add_typer(review_cmd.review_app, name="review")
 app.add_typer(graph_cmd.graph_app, name="graph")
 app.add_typer(graph_cmd.inbox_app, name="inbox")
 app.add_typer(persona_cmd.persona_app, name="persona")

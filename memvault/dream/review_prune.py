@@ -24,7 +24,7 @@ from memvault.config.dream import PruneReviewSettings
 from memvault.errors import LLMError
 from memvault.kg.model import Fact
 from memvault.llm import LLM
-from memvault.llm.prompts import PruneVerdicts, prune_v1
+from memvault.llm.prune_prompt import PruneVerdicts, prune_v1
 
 CONTRADICTED = "prune.contradicted"
 REPEATED = "prune.repeated"

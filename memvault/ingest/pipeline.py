@@ -65,9 +65,7 @@ class WriteResult:
     watermark: int = 0
     fact_ids: list[str] = field(default_factory=list)
     facts_held: int = 0  # waiting in the review queue (hold_facts_below)
-    # written without their meaning vectors (a deferred write): found by their words and the
-    # graph until catch-up embeds them (memvault.ingest.catchup)
-    vectors_pending: int = 0
+    vectors_pending: int = 0  # written without meaning vectors yet (memvault.ingest.catchup)
     # derivations skipped on text they could not read, by reason: the memories were written
     skipped: dict[str, int] = field(default_factory=dict)
 
@@ -158,8 +156,8 @@ class Writer:
         created = [f for f in facts.created.values() if f.confidence >= self.hold_below]
         held = [f for f in facts.created.values() if f.confidence < self.hold_below]
         batch.facts = [*created, *facts.reinforced.values()]
-        embedded_now = [] if defer_vectors else fresh
-        batch.vectors = self._vectors(embedded_now, created, list(entities.new.values()))
+        now_too = [] if defer_vectors else fresh  # deferred: episodes and chunks wait
+        batch.vectors = self._vectors(now_too, created, list(entities.new.values()))
         batch.docs = hold_for_review(namespace, held, now, self.hold_below, self.due_days)
         if defer_vectors:
             batch.docs += pending_docs(fresh, now)

@@ -20,8 +20,9 @@ import pytest
 from memvault import FixedClock, MemVault
 from memvault.embed import HashingEmbedder
 from memvault.errors import ConfigError, InvalidBatchError, InvalidInputError
-from memvault.folds import clip, extractive_fold, tokens
+from memvault.folds import clip, tokens
 from memvault.kg.model import MemoryType
+from memvault.language.fold_lines import extractive_fold
 from memvault.llm import LiteLLMProvider
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)

@@ -17,7 +17,7 @@ from memvault.bootstrap import offline_handlers
 from memvault.embed import HashingEmbedder
 from memvault.llm import LiteLLMProvider, OfflineProvider, UsageLedger
 from memvault.llm.port import Prompt
-from memvault.llm.prompts import PruneVerdict, PruneVerdicts, prune_v1
+from memvault.llm.prune_prompt import PruneVerdict, PruneVerdicts, prune_v1
 
 T = datetime(2024, 1, 10, tzinfo=UTC)
 NOW = datetime(2025, 6, 1, tzinfo=UTC)

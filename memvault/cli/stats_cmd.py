@@ -1,0 +1,45 @@
+"""``memvault stats``: counts of what a namespace holds (one narrow table per namespace)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from memvault.cli.output import JsonOpt, NamespaceOpt, console, emit, handle_errors, open_vault
+
+
+def stats(
+    namespace: NamespaceOpt = None,
+    all_namespaces: Annotated[bool, typer.Option("--all", help="Every namespace.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Counts of what a namespace holds."""
+    with open_vault() as vault:
+        names = vault.namespaces() if all_namespaces else [vault.ns(namespace)]
+        rows = [vault.stats(namespace=n) for n in names]
+
+    def render() -> None:
+        if not rows:
+            console.print("the vault is empty")
+            return
+        for r in rows:  # one narrow table per namespace: it reads in any terminal
+            table = Table("", str(r["namespace"]), show_header=True)
+            for key, value in r.items():
+                if key != "namespace":
+                    table.add_row(key, _cell(value))
+            console.print(table)
+
+    emit(rows if all_namespaces else rows[0], as_json, render)
+
+
+def _cell(v: object) -> str:
+    """A table cell: a dict as 'key value' pairs (a list as its length), else the value."""
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {len(n) if isinstance(n, list) else n}" for k, n in v.items())
+    return "-" if v is None else str(v)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(handle_errors(stats))
