@@ -14,7 +14,7 @@ from memvault.config import Settings
 from memvault.coord import Coordination, SQLiteCoordination
 from memvault.embed import Embedder, HashingEmbedder, SentenceTransformerEmbedder
 from memvault.embed.onnx import OnnxEmbedder, onnx_available
-from memvault.embed.sentence import model_available
+from memvault.embed.sentence import installed_model, model_available
 from memvault.errors import ConfigError
 from memvault.kg.sqlite import SQLiteStore
 from memvault.kg.store import Store
@@ -69,6 +69,11 @@ def load_settings(**values: Any) -> Settings:
 
 
 def build_embedder(settings: Settings) -> Embedder:
+    if settings.embedder_model:  # another installed sentence-transformers model
+        path, name = installed_model(settings.embedder_model)
+        return SentenceTransformerEmbedder(
+            model_path=path, name=name, device=settings.embedder_device
+        )
     choice = settings.embedder
     if choice == "minilm" or (choice == "auto" and model_available()):
         runtime = settings.embedder_runtime

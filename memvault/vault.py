@@ -58,6 +58,7 @@ class MemVault(
         self.c = container
         self._dreamer: Dreamer | None = None
         self._catchup = None
+        self._embedders: dict[str, dict[str, Any]] = {}  # namespaces checked (vectors.py)
         self.settings = container.settings
         self.store = container.store
         self.writer = Writer(
@@ -144,6 +145,7 @@ class MemVault(
 
             content = decode(content)
         ns = self.ns(namespace)
+        self._check_embedder(ns, writing=True)
         defer = self.settings.defer_vectors == "always"
         result = self.writer.write_episodes(
             ns,
@@ -171,6 +173,7 @@ class MemVault(
         words at once, by meaning after catch-up: :meth:`wait_for_vectors`); default: the
         ``defer_vectors`` setting says ``always``. ``rules_only``: as for :meth:`write`."""
         ns = self.ns(namespace)
+        self._check_embedder(ns, writing=True)
         if defer_vectors is None:
             defer_vectors = self.settings.defer_vectors == "always"
         result = self.writer.write_episodes(
@@ -242,6 +245,7 @@ class MemVault(
         if not 1 <= k <= 1000:
             raise InvalidInputError(f"must be between 1 and 1000, got {k}", field="k")
         ns = self.ns(namespace)
+        self._check_embedder(ns, writing=False)
         at = ensure_utc(as_of, "as_of") if as_of else None
         warm = None
         if session_id and at is None:
@@ -329,6 +333,7 @@ class MemVault(
             **self.store.counts(ns),
             "watermark": self.store.watermark(ns),
             "vectors_pending": self.vectors_pending(namespace=ns),
+            "embedder": self.embedder_of(ns),
             "tiers": tiers,
             "digests": levels.get("digest", 0),
             "headlines": levels.get("headline", 0),

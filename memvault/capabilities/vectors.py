@@ -3,19 +3,71 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from memvault.bootstrap import Container
+from memvault.errors import ConfigError
 from memvault.ingest.catchup import CatchUpReport, CatchUpThread, catch_up, drain, pending
+from memvault.kg.store import Batch, Doc, Store
+
+EMBEDDER = "embedder"  # document kind: the model and dimension a namespace's vectors have
+log = logging.getLogger(__name__)
 
 
 class VectorMethods:
     c: Container
     _catchup: CatchUpThread | None
+    _embedders: dict[str, dict[str, Any]]
 
     def ns(self, namespace: str | None) -> str:
         raise NotImplementedError
+
+    def embedder_of(self, namespace: str) -> dict[str, Any]:
+        """The model and dimension the namespace's vectors were made with (recorded at its
+        first write), beside the configured one."""
+        e = self.c.embedder
+        found = self.c.store.get_docs(namespace, EMBEDDER, ["current"])
+        recorded = found[0].body if found else None
+        return {
+            "vectors": recorded,
+            "configured": {"name": e.name, "dim": e.dim},
+            "matches": recorded is None or recorded == {"name": e.name, "dim": e.dim},
+        }
+
+    def _check_embedder(self, ns: str, *, writing: bool) -> None:
+        """A namespace's vectors all come from one model: the first write records it; an
+        embedder of another dimension is refused (its vectors cannot be compared: export and
+        import into a vault configured with it), another model of the same dimension is
+        logged once (recall still runs, by a different measure, until ``memvault
+        reembed``)."""
+        if ns in self._embedders:
+            return
+        e = self.c.embedder
+        found = self.c.store.get_docs(ns, EMBEDDER, ["current"])
+        if found:
+            recorded = found[0].body
+            if int(recorded.get("dim", e.dim)) != e.dim:
+                raise ConfigError(
+                    f"namespace {ns!r} holds vectors of {recorded.get('name')} "
+                    f"({recorded.get('dim')} dimensions); the configured embedder {e.name} "
+                    f"makes {e.dim}: configure {recorded.get('name')} again, or move to the new "
+                    f"model with `memvault export -n {ns}` and `memvault import` into a vault "
+                    "configured with it (the import computes its vectors)",
+                    setting="embedder_model",
+                )
+            if recorded.get("name") != e.name:
+                log.warning(
+                    "namespace %s holds vectors of %s; the configured embedder is %s: run "
+                    "`memvault reembed -n %s --apply` to compare like with like",
+                    ns, recorded.get("name"), e.name, ns,
+                )  # fmt: skip
+            self._embedders[ns] = recorded
+        elif writing:
+            record(self.c.store, ns, e.name, e.dim)
+            self._embedders[ns] = {"name": e.name, "dim": e.dim}
 
     def vectors_pending(self, *, namespace: str | None = None) -> int:
         """How many memories of the namespace wait for their meaning vectors."""
@@ -88,3 +140,9 @@ class VectorMethods:
         if self._catchup is not None:
             self._catchup.close()
             self._catchup = None
+
+
+def record(store: Store, namespace: str, name: str, dim: int) -> None:
+    """Record the model a namespace's vectors are made with (reembed calls it after a switch)."""
+    doc = Doc(kind=EMBEDDER, id="current", body={"name": name, "dim": dim})
+    store.apply(Batch(namespace=namespace, docs=[doc], quiet=True))

@@ -298,6 +298,13 @@ class Settings(BaseSettings):
         description="How all-MiniLM-L6-v2 runs. auto: ONNX Runtime when installed (exported "
         "once from the packaged weights into <data_dir>/models), else PyTorch.",
     )
+    embedder_model: str | None = Field(
+        default=None,
+        description="Another sentence-transformers model, by its directory or the installed "
+        "Python package that ships it (never downloaded); unset: all-MiniLM-L6-v2. A "
+        "namespace keeps the model and dimension its vectors were made with: another "
+        "dimension is refused until `memvault reembed`.",
+    )
     embedder_device: Literal["auto", "cpu", "cuda"] = Field(
         default="auto",
         description="Where the embedding model runs. auto: a CUDA GPU when one is usable "

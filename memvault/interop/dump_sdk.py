@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import IO
+from typing import IO, Any
 
 from memvault.bootstrap import Container
+from memvault.capabilities.vectors import record
 from memvault.config import Settings
 from memvault.errors import InvalidInputError
 from memvault.ingest.reembed import ReembedReport, reembed
@@ -17,6 +18,7 @@ class DumpMethods:
     c: Container
     settings: Settings
     store: Store
+    _embedders: dict[str, dict[str, Any]]
 
     def ns(self, namespace: str | None) -> str:
         raise NotImplementedError
@@ -50,7 +52,7 @@ class DumpMethods:
                 field="namespace",
                 hint=f"namespaces: {', '.join(self.namespaces()) or 'none yet'}",
             )
-        return reembed(
+        done = reembed(
             self.store,
             self.c.embedder,
             self.ns(namespace),
@@ -58,6 +60,10 @@ class DumpMethods:
             on_progress=on_progress,
             chunk_chars=self.settings.chunk_chars,
         )
+        if apply:  # the namespace's vectors are now the configured model's
+            record(self.store, self.ns(namespace), self.c.embedder.name, self.c.embedder.dim)
+            self._embedders.pop(self.ns(namespace), None)
+        return done
 
     def import_(
         self,
