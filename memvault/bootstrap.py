@@ -69,6 +69,15 @@ def load_settings(**values: Any) -> Settings:
 
 
 def build_embedder(settings: Settings) -> Embedder:
+    if settings.embedder == "litellm":  # an embedding API, through litellm
+        if not settings.embedder_model:
+            raise ConfigError(
+                "embedder=litellm needs embedder_model (e.g. text-embedding-3-small)",
+                setting="embedder_model",
+            )
+        from memvault.embed.litellm_embedder import LiteLLMEmbedder
+
+        return LiteLLMEmbedder(settings.embedder_model, mock_vector=settings.embedder_mock_vector)
     if settings.embedder_model:  # another installed sentence-transformers model
         path, name = installed_model(settings.embedder_model)
         return SentenceTransformerEmbedder(

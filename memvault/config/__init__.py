@@ -289,9 +289,15 @@ class Settings(BaseSettings):
     neo4j_user: str = "neo4j"
     neo4j_password: str | None = None
     neo4j_database: str | None = None
-    embedder: Literal["auto", "minilm", "hashing"] = Field(
+    embedder: Literal["auto", "minilm", "hashing", "litellm"] = Field(
         default="auto",
-        description="auto: all-MiniLM-L6-v2 when torch is installed, else the hashing fallback",
+        description="auto: all-MiniLM-L6-v2 when torch is installed, else the hashing "
+        "fallback; litellm: the embedding API `embedder_model` names, through litellm",
+    )
+    embedder_mock_vector: list[float] | None = Field(
+        default=None,
+        description="embedder=litellm: litellm answers every text with this vector and makes "
+        "no network call (its mock_response: for trying a configuration offline, and tests).",
     )
     embedder_runtime: Literal["auto", "onnx", "torch"] = Field(
         default="auto",

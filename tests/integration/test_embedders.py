@@ -74,3 +74,26 @@ def test_another_installed_model_by_directory_or_package(tmp_path: Path) -> None
             "The kayak club"
         )
     assert json.dumps(info)  # plain JSON for stats --json
+
+
+def test_an_embedding_api_through_litellm_with_its_mock(tmp_path: Path) -> None:
+    """embedder=litellm: texts go through litellm's embedding() (mock_response here: no
+    network); vectors come back normalised, the dimension is read from the answer and
+    recorded by the namespace; a configuration without a model is refused."""
+    settings = load_settings(
+        embedder="litellm", embedder_model="text-embedding-3-small",
+        embedder_mock_vector=[3.0, 4.0, 0.0, 0.0],
+    )  # fmt: skip
+    api = build_embedder(settings)
+    got = api.embed(["one", "two", ""])
+    assert got.shape == (3, 4) and abs(float(got[0] @ got[0]) - 1.0) < 1e-6
+    assert api.dim == 4 and api.name == "litellm:text-embedding-3-small"
+    with MemVault.open(tmp_path / "v.db", settings=settings) as vault:
+        vault.write("Ana moved to Lisbon.", namespace="ana")
+        assert vault.stats(namespace="ana")["embedder"]["vectors"] == {
+            "name": "litellm:text-embedding-3-small",
+            "dim": 4,
+        }
+        assert vault.recall("Lisbon", namespace="ana")[0].text == "Ana moved to Lisbon."
+    with pytest.raises(ConfigError, match="embedder_model"):
+        build_embedder(load_settings(embedder="litellm"))
