@@ -4,7 +4,7 @@ it; every method delegates to the service that owns the capability."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -53,12 +53,19 @@ class Background:
         force: bool = False,
         now: datetime | None = None,
         skip_files: bool = False,
+        on_chunk: Callable[[int], None] | None = None,
     ) -> DreamResult:
         """One dream of a namespace. Without ``apply`` it is a dry run: the plan, nothing
         written. The gate (time and sessions since the last dream) applies unless ``force``.
-        ``skip_files``: leave the configured memory directories unread this time."""
+        ``skip_files``: leave the configured memory directories unread this time.
+        ``on_chunk(done)``: after each committed chunk of the apply (progress)."""
         return self.dreamer.dream(
-            self.ns(namespace), now=self.now(now), apply=apply, force=force, skip_files=skip_files
+            self.ns(namespace),
+            now=self.now(now),
+            apply=apply,
+            force=force,
+            skip_files=skip_files,
+            on_chunk=on_chunk,
         )
 
     def cross_namespace_duplicates(

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
+from rich.progress import Progress
 from rich.table import Table
 
 from memvault.cli.output import (
@@ -13,7 +15,9 @@ from memvault.cli.output import (
     NamespaceOpt,
     console,
     emit,
+    err_console,
     handle_errors,
+    interactive,
     open_vault,
     parse_time,
 )
@@ -48,27 +52,43 @@ def dream(
     queues the rest for review."""
     if ctx.invoked_subcommand is not None:
         return
-    with open_vault() as vault:
+    started = time.perf_counter()
+    with (
+        open_vault() as vault,
+        Progress(console=err_console, disable=as_json or not interactive(), transient=True) as bar,
+    ):
         names = vault.namespaces() if all_namespaces else [vault.ns(namespace)]
-        results = [
-            vault.dream(
-                namespace=n,
-                apply=apply,
-                force=force,
-                now=parse_time(now, "--now"),
-                skip_files=skip_files,
+        task = bar.add_task("dreaming", total=len(names))
+        results, seconds = [], []
+        for n in names:
+            bar.update(task, description=f"dreaming {n}")
+            t = time.perf_counter()
+            results.append(
+                vault.dream(
+                    namespace=n,
+                    apply=apply,
+                    force=force,
+                    now=parse_time(now, "--now"),
+                    skip_files=skip_files,
+                    on_chunk=lambda c, n=n: bar.update(
+                        task, description=f"{n}: {c} chunks applied"
+                    ),
+                )
             )
-            for n in names
-        ]
+            seconds.append(round(time.perf_counter() - t, 2))
+            bar.advance(task)
         # --all looks across namespaces too: duplicates are reported, never merged
         across = vault.cross_namespace_duplicates(namespaces=names) if all_namespaces else None
-    data = [_result_json(r, show) for r in results]
+    took = time.perf_counter() - started
+    data = [_result_json(r, show) | {"seconds": s} for r, s in zip(results, seconds, strict=True)]
 
     def render() -> None:
         for r in results:
             _render(r, show)
         if across is not None:
             _render_across(across, show)
+        if len(results) > 1:
+            console.print(f"{len(results)} namespaces in {took:.1f} s", highlight=False)
 
     emit(
         {"runs": data, "cross_namespace_duplicates": across} if across else data[0], as_json, render

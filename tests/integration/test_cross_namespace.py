@@ -58,6 +58,24 @@ def test_dream_all_reports_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert out.exit_code == 0, out.output
     data = json.loads(out.stdout)
     assert [r["namespace"] for r in data["runs"]] == ["billing", "garden", "ops"]
+    assert all(r["seconds"] >= 0 for r in data["runs"])  # each run's time (34.5)
     assert len(data["cross_namespace_duplicates"]["pairs"]) == 1
     out = CliRunner().invoke(app, ["dream", "--all", "--force"])
     assert "reported, never merged" in out.stdout and "same words" in out.stdout
+
+
+def test_an_applied_dream_reports_its_chunks_as_they_commit(tmp_path: Path) -> None:
+    """34.5: ``on_chunk`` is called after each committed chunk of an apply (the CLI's bar)."""
+    from datetime import UTC, datetime
+
+    from memvault import FixedClock
+    from tests import maya
+
+    t = datetime(2025, 1, 10, 9, 0, tzinfo=UTC)
+    with MemVault.open(tmp_path / "v.db", embedder=HashingEmbedder(),
+                       clock=FixedClock(datetime(2025, 9, 1, tzinfo=UTC))) as vault:  # fmt: skip
+        maya.write(vault, t)
+        done: list[int] = []
+        run = vault.dream(apply=True, force=True, on_chunk=done.append)
+        assert run.applied and run.applied.applied > 0
+        assert done and done == sorted(done) and done[-1] >= 1
