@@ -15,6 +15,7 @@ from rich.progress import Progress
 from memvault.cli.output import (
     JsonOpt,
     NamespaceOpt,
+    RulesOnlyOpt,
     console,
     emit,
     err_console,
@@ -108,14 +109,7 @@ def ingest(
             "and by meaning after `memvault catch-up` (or a server) embeds them."
         ),
     ] = True,
-    rules_only: Annotated[
-        bool,
-        typer.Option(
-            "--rules-only",
-            help="Extract entities and facts with the offline rules even when a model is "
-            "configured (no model call).",
-        ),
-    ] = False,
+    rules_only: RulesOnlyOpt = False,
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:

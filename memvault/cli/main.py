@@ -14,6 +14,7 @@ from memvault.cli.output import (
     GLOBALS,
     JsonOpt,
     NamespaceOpt,
+    RulesOnlyOpt,
     console,
     emit,
     err_console,
@@ -84,14 +85,7 @@ def write(
     print_id: Annotated[
         bool, typer.Option("--id", help="Print only the episode's id (for scripts).")
     ] = False,
-    rules_only: Annotated[
-        bool,
-        typer.Option(
-            "--rules-only",
-            help="Extract entities and facts with the offline rules even when a model is "
-            "configured (no model call).",
-        ),
-    ] = False,
+    rules_only: RulesOnlyOpt = False,
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:

@@ -36,6 +36,14 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JS
 NamespaceOpt = Annotated[
     str | None, typer.Option("--namespace", "-n", help="Namespace (default: settings).")
 ]
+RulesOnlyOpt = Annotated[
+    bool,
+    typer.Option(
+        "--rules-only",
+        help="Extract entities and facts with the offline rules even when a model is "
+        "configured (no model call).",
+    ),
+]
 
 
 @dataclass

@@ -71,32 +71,23 @@ def review_prune(
             if fact.id == keeper.id or ws.facts[fact.id].expired_at is not None:
                 out["ignored"] += 1
                 continue
-            confidence = min(v.confidence, s.max_confidence)
-            why = f"the model: {v.reason.strip()[:200]} (keeps {keeper.statement!r})"
             if v.kind == "contradicted" and keeper.valid_at > fact.valid_at:
-                ws.update(
-                    ws.facts[fact.id],
-                    CONTRADICTED,
-                    why,
-                    certainty=confidence,
-                    impact="medium",
-                    group=f"prune:{fact.id}",
-                    invalid_at=keeper.valid_at,
-                )
-                out["contradicted"] += 1
+                op, change = CONTRADICTED, {"invalid_at": keeper.valid_at}  # it ended then
             elif v.kind == "repeated":
-                ws.update(
-                    ws.facts[fact.id],
-                    REPEATED,
-                    why,
-                    certainty=confidence,
-                    impact="medium",
-                    group=f"prune:{fact.id}",
-                    expired_at=ws.now,
-                )
-                out["repeated"] += 1
+                op, change = REPEATED, {"expired_at": ws.now}  # retired beside its twin
             else:  # a contradiction by an older fact: the newer one is not retired for it
                 out["ignored"] += 1
+                continue
+            ws.update(
+                ws.facts[fact.id],
+                op,
+                f"the model: {v.reason.strip()[:200]} (keeps {keeper.statement!r})",
+                certainty=min(v.confidence, s.max_confidence),
+                impact="medium",
+                group=f"prune:{fact.id}",
+                **change,
+            )
+            out[v.kind] += 1
     return out
 
 
