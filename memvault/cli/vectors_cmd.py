@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -57,7 +58,8 @@ def catch_up(namespace: NamespaceOpt = None, as_json: JsonOpt = False) -> None:
 
     def render() -> None:
         console.print(
-            f"[{ns}] {data['embedded']} memories got their vectors in {data['seconds']} s"
+            escape(f"[{ns}]") + f" {data['embedded']} memories got their vectors in "
+            f"{data['seconds']} s"
             + (f" ({data['episodes_per_s']}/s)" if data["episodes_per_s"] else "")
             + (f"; {data['left']} still wait" if data["left"] else "; none wait"),
             highlight=False,
