@@ -160,6 +160,12 @@ class RecallSettings(BaseModel):
     sticky_base: float = Field(default=0.95, gt=0, le=1)
     sticky_offset: float = Field(default=3.0, ge=0)
     sticky_cap: float = Field(default=30.0, ge=0)
+    use_band: float = Field(
+        default=1.25,
+        ge=1,
+        description="Access boost × anti-stickiness stays within [1/this, this]: use orders "
+        "memories of similar relevance, never overturns a clear match.",
+    )
     context_window: int = Field(
         default=1, ge=0, le=5, description="Neighbouring turns of a hit that share its score."
     )

@@ -52,13 +52,26 @@ def decay_stale(ws: Workspace, s: MaintenanceSettings) -> int:
     return n
 
 
+def confirms(ws: Workspace) -> bool:
+    """Whether anything in this namespace was ever confirmed useful (reinforced, or judged
+    ``correct``). Without a single confirmation, a fetch count says only how often recall
+    showed a memory (an agent that records every hit it was shown), which is evidence neither
+    of use nor of stickiness: the ops below that read the ratio then leave memories alone.
+    Measured in bench/sticky_feedback.py: without this, a daily dream hid every much-asked
+    note of an agent that records access and never confirms (its notes found 1.00 → 0.00)."""
+    return any(e.reinforced_count for e in ws.episodes.values())
+
+
 def boost_active(ws: Workspace, s: MaintenanceSettings) -> int:
+    """Used and confirmed: importance up. A memory never confirmed is not boosted, however
+    often it was fetched."""
     n = 0
     for e in _live(ws):
         ratio = stickiness_ratio(e.access_count, e.reinforced_count)
         new = min(e.importance * s.boost_factor, 1.0)
         if (
             e.access_count >= s.boost_min_access
+            and e.reinforced_count > 0
             and ratio <= s.boost_max_stickiness
             and new > e.importance
         ):
@@ -74,7 +87,10 @@ def boost_active(ws: Workspace, s: MaintenanceSettings) -> int:
 
 
 def decay_unreinforced(ws: Workspace, s: MaintenanceSettings) -> int:
+    """Fetched far more often than confirmed, where confirming happens: importance down."""
     n = 0
+    if not confirms(ws):
+        return 0
     for e in _live(ws):
         ratio = stickiness_ratio(e.access_count, e.reinforced_count)
         if ratio > s.unreinforced_stickiness and e.importance > 0:
@@ -91,7 +107,11 @@ def decay_unreinforced(ws: Workspace, s: MaintenanceSettings) -> int:
 
 
 def auto_snooze(ws: Workspace, s: MaintenanceSettings) -> int:
+    """Fetched very often and almost never confirmed, where confirming happens: hidden from
+    recall for ``snooze_days``."""
     n = 0
+    if not confirms(ws):
+        return 0
     until = ws.now + timedelta(days=s.snooze_days)
     for e in _live(ws):
         ratio = stickiness_ratio(e.access_count, e.reinforced_count)

@@ -32,8 +32,8 @@ class Explanation(BaseModel):
             f"importance {f.importance:.2f}",
             f"decay {f.decay:.3f} ({f.age_days:.0f} days"
             + (f", half-life ×{f.stretch:.1f} by use)" if f.stretch > 1.0 else ")"),
-            f"access boost {f.access_boost:.2f}",
-            f"anti-stickiness {f.stickiness:.3f}",
+            f"use {f.use:.2f} (access boost {f.access_boost:.2f}, "
+            f"anti-stickiness {f.stickiness:.3f})",
         ]
         extra = []
         if f.fidelity != 1.0:

@@ -24,6 +24,7 @@ class Factors:
     decay: float
     access_boost: float
     stickiness: float
+    use: float = 1.0  # access boost × anti-stickiness, bounded by ``use_band``
     stretch: float = 1.0  # half-life × this by recent use
     fidelity: float = 1.0  # a digest or headline ranks below the text it was
     confidence: float = 1.0  # effective confidence, facts only
@@ -95,6 +96,14 @@ def anti_stickiness(access_count: int, reinforced_count: int, s: RecallSettings)
     return s.sticky_base ** min(excess, s.sticky_cap)
 
 
+def bounded_use(boost: float, stickiness: float, s: RecallSettings) -> float:
+    """What use does to a rank: the access boost times the anti-stickiness penalty, kept
+    within [1 / ``use_band``, ``use_band``]. Fetch counts are mostly what recall showed, not
+    what helped: they order memories of similar relevance and never overturn a clearly better
+    match, nor bury a clear answer that is asked for often (bench/sticky_feedback.py)."""
+    return min(max(boost * stickiness, 1.0 / s.use_band), s.use_band)
+
+
 def score_episode(
     e: Episode, relevance: float, now: datetime, s: RecallSettings, verdict: Verdict | None = None
 ) -> Factors:
@@ -115,8 +124,8 @@ def score_episode(
     level = (e.metadata.get("digest") or {}).get("level") if e.metadata else None
     if level:
         f.fidelity = s.headline_factor if level == "headline" else s.digest_factor
-    f.score = f.relevance * f.importance * f.decay * f.access_boost * f.stickiness * f.currency
-    f.score *= f.fidelity
+    f.use = bounded_use(f.access_boost, f.stickiness, s)
+    f.score = f.relevance * f.importance * f.decay * f.use * f.currency * f.fidelity
     return f
 
 
@@ -140,5 +149,6 @@ def score_fact(
         currency=verdict.factor if verdict else 1.0,
         currency_note=verdict.why if verdict else None,
     )
-    f.score = f.relevance * f.importance * f.access_boost * f.stickiness * f.confidence * f.currency
+    f.use = bounded_use(f.access_boost, f.stickiness, s)
+    f.score = f.relevance * f.importance * f.use * f.confidence * f.currency
     return f

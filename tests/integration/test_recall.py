@@ -61,6 +61,45 @@ def test_recall_reads_only_and_access_is_an_explicit_call(chat: MemVault) -> Non
     assert stored.last_reinforced_at == T0
 
 
+def test_an_agent_that_records_every_hit_keeps_finding_its_notes_across_dreams(
+    chat: MemVault,
+) -> None:
+    """Records access on its top 3, never confirms, a dream every five questions: the note it
+    asks for is still first, never snoozed nor demoted (before: hidden by the third dream)."""
+    cello = chat.recall("cello lessons", namespace="ana", k=1)[0].id
+    now = T0
+    for i in range(30):
+        now += timedelta(hours=8)
+        hits = chat.recall("where do I take cello lessons?", namespace="ana", k=3, now=now)
+        assert hits[0].id == cello, f"question {i}"
+        chat.record_access([h.id for h in hits], namespace="ana", now=now)
+        if i % 5 == 4:
+            chat.dream(namespace="ana", apply=True, force=True, now=now)
+    stored = chat.get_episode(cello, namespace="ana")
+    assert stored.access_count == 30 and stored.cooldown_until is None
+    assert stored.importance == 0.5
+
+
+def test_where_the_agent_confirms_a_note_fetched_but_never_confirmed_is_snoozed(
+    chat: MemVault,
+) -> None:
+    cello = chat.recall("cello lessons", namespace="ana", k=1)[0].id
+    now = T0
+    shown: set[str] = set()
+    for i in range(20):
+        now += timedelta(hours=8)
+        hits = chat.recall("where do I take cello lessons?", namespace="ana", k=3, now=now)
+        chat.record_access([h.id for h in hits], namespace="ana", now=now)
+        chat.reinforce([cello], namespace="ana", now=now)
+        shown |= {h.id for h in hits} - {cello}
+        if i % 5 == 4:
+            chat.dream(namespace="ana", apply=True, force=True, now=now)
+    assert chat.get_episode(cello, namespace="ana").cooldown_until is None
+    snoozed = {i for i in shown if chat.get_episode(i, namespace="ana").cooldown_until}
+    assert snoozed  # shown again and again beside the answer, never confirmed
+    assert chat.recall("where do I take cello lessons?", namespace="ana", now=now)[0].id == cello
+
+
 def test_snoozed_memories_are_hidden_until_the_cooldown_ends(chat: MemVault) -> None:
     hit = chat.recall("cello", namespace="ana", k=1)[0]
     episode = chat.get_episode(hit.id, namespace="ana")

@@ -94,6 +94,24 @@ def test_unreinforced_decay_and_auto_snooze() -> None:
     assert ws.episodes[mild.id].cooldown_until is None
 
 
+def test_fetch_counts_alone_are_no_evidence_where_nothing_is_ever_confirmed() -> None:
+    """An agent that records every hit it was shown and never confirms: the ops that read
+    stickiness leave its memories alone (they hid every much-asked note before)."""
+    s = MaintenanceSettings()
+    asked = ep("asked for daily", access_count=40)
+    shown = ep("shown often", access_count=12)
+    ws = workspace(asked, shown)
+    assert not stickiness.confirms(ws)
+    assert stickiness.boost_active(ws, s) == 0  # not confirmed: no boost either
+    assert stickiness.decay_unreinforced(ws, s) == 0
+    assert stickiness.auto_snooze(ws, s) == 0
+    assert ops(ws) == {}
+    confirmed = ep("confirmed once", access_count=6, reinforced_count=1)
+    ws = workspace(asked, shown, confirmed)  # confirming happens here: the ratio is evidence
+    assert stickiness.auto_snooze(ws, s) == 2
+    assert set(ops(ws)) == {asked.id, shown.id}
+
+
 def test_prune_irrelevant_deletes_and_lowers_entity_mentions_but_keeps_permanent() -> None:
     s = MaintenanceSettings()
     faded = ep("faded", days_old=40, importance=0.01)

@@ -9,6 +9,7 @@ from memvault.recall.query import keyword_terms, name_candidates, vector_text
 from memvault.recall.scoring import (
     anti_stickiness,
     score_episode,
+    score_fact,
 )
 from tests.conftest import T0
 
@@ -64,6 +65,24 @@ def test_anti_stickiness_penalises_fetched_but_unconfirmed() -> None:
     assert anti_stickiness(6, 2, S) == 1.0  # ratio 3: no excess
     assert anti_stickiness(10, 1, S) == pytest.approx(0.95**7)
     assert anti_stickiness(1000, 0, S) == pytest.approx(0.95**30)  # capped
+
+
+def test_use_orders_similar_matches_but_never_overturns_a_clear_one() -> None:
+    popular = score_episode(ep(access_count=10, reinforced_count=10), 0.6, T0, S)
+    clear = score_episode(ep(), 1.0, T0, S)
+    assert popular.access_boost == pytest.approx(2.0) and popular.use == pytest.approx(1.25)
+    assert clear.score > popular.score  # unbounded: 0.6 × 2.0 > 1.0
+    close = score_episode(ep(), 0.9, T0, S)
+    assert score_episode(ep(access_count=4), 0.9, T0, S).score > close.score  # ties: use orders
+
+
+def test_a_clear_answer_asked_for_again_and_again_is_not_buried() -> None:
+    asked = score_episode(ep(access_count=1000), 1.0, T0, S)  # fetched, never confirmed
+    assert asked.stickiness == pytest.approx(0.95**30) and asked.use == pytest.approx(0.8)
+    assert asked.score > score_episode(ep(), 0.7, T0, S).score  # unbounded: 0.43 < 0.7
+    f = Fact(namespace="n", subject_id="s", subject="S", predicate="p", object="o",
+             statement="S p o", valid_at=T0, created_at=T0, access_count=1000)  # fmt: skip
+    assert score_fact(f, 1.0, T0, S).use == pytest.approx(0.8)
 
 
 def test_composite_multiplies_every_factor() -> None:
