@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from memvault.language.spelling import with_other_spellings
 from memvault.language.words import STOPWORDS, plain_words, tokens
 
 __all__ = [
@@ -20,13 +21,15 @@ __all__ = [
 
 
 def keyword_terms(text: str, *, limit: int = 32) -> list[str]:
-    """Distinct content words of the query, in order; stop words dropped unless nothing
-    else is left (a query of only stop words still searches)."""
+    """Distinct content words of the query, in order, each followed by its other spelling
+    (British / American) where it has one; stop words dropped unless nothing else is left (a
+    query of only stop words still searches)."""
     words = [t for t in tokens(text) if t]
     # a one-character word says little, except a digit ("bug #3" is not "bug #7")
     content = [w for w in words if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
     chosen = content or words
-    return list(dict.fromkeys(w.removesuffix("'s").removesuffix("’s") for w in chosen))[:limit]
+    words = list(dict.fromkeys(w.removesuffix("'s").removesuffix("’s") for w in chosen))
+    return with_other_spellings(words)[:limit]
 
 
 def phrase_windows(text: str, size: int, *, limit: int = 16) -> list[str]:

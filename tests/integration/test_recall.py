@@ -100,6 +100,28 @@ def test_where_the_agent_confirms_a_note_fetched_but_never_confirmed_is_snoozed(
     assert chat.recall("where do I take cello lessons?", namespace="ana", now=now)[0].id == cello
 
 
+def test_british_and_american_spellings_meet(vault: MemVault) -> None:
+    """Keyword search finds "favourite" for "favorite" and the reverse, also in memories
+    written before the question's spelling was ever seen."""
+    vault.write_many(
+        [
+            {
+                "content": "My favourite colour is a deep teal, like the old tiles.",
+                "speaker": "Ana",
+            },
+            {"content": "We organized the garage and labeled every box.", "speaker": "Ana"},
+            *({"content": f"Small talk number {i} about the weather."} for i in range(20)),
+        ],
+        namespace="sp",
+    )
+    for query, first in (
+        ("what is my favorite color?", "My favourite colour"),
+        ("when was the garage organised and labelled?", "We organized the garage"),
+    ):
+        hit = vault.recall(query, namespace="sp", k=3)[0]
+        assert hit.text.startswith(first) and hit.explanation.signals["keyword"] > 0
+
+
 def test_snoozed_memories_are_hidden_until_the_cooldown_ends(chat: MemVault) -> None:
     hit = chat.recall("cello", namespace="ana", k=1)[0]
     episode = chat.get_episode(hit.id, namespace="ana")

@@ -116,6 +116,15 @@ def test_query_terms_drop_stopwords_but_never_empty() -> None:
     assert "new york" in name_candidates("trip to New York's museums")
 
 
+def test_query_terms_carry_the_other_spelling_of_a_word() -> None:
+    terms = keyword_terms("my favourite colour")
+    assert terms == ["favourite", "favorite", "colour", "color"]
+    assert keyword_terms("the program I organized") == [
+        "program", "programme", "organized", "organised"
+    ]  # fmt: skip
+    assert keyword_terms("four hours on tour") == ["four", "hours", "tour"]  # not variants
+
+
 def test_the_query_vector_text_leaves_out_speakers_names() -> None:
     speakers = ["Caroline", "Melanie", "Maya Chen"]
     assert vector_text("What did Caroline and Melanie's kids paint?", speakers) == (
