@@ -26,10 +26,10 @@ from memvault.errors import LLMError
 from memvault.kg.model import Episode, Replacement
 from memvault.kg.store import Store
 from memvault.kg.updates import Said, chains, judge
+from memvault.language.person import ASSISTANTS
 from memvault.llm.offline import OfflineProvider
 from memvault.llm.port import LLM
 from memvault.llm.prompts import UpdateVerdict, UpdateVerdicts, updates_v1
-from memvault.persona.service import ASSISTANTS
 
 
 def _said(e: Episode) -> Said:

@@ -15,6 +15,7 @@ from memvault.errors import InvalidInputError, NotFoundError
 from memvault.ingest.normalize import normalize_content
 from memvault.kg.model import Episode
 from memvault.kg.store import Doc, Store
+from memvault.language.person import is_assistant
 from memvault.persona import rules
 from memvault.persona.layer import (
     AttitudeView,
@@ -28,8 +29,6 @@ from memvault.persona.layer import (
     read_skill,
 )
 from memvault.persona.model import LEVELS, Attitude, Category, Evidence, Skill, skill_key
-
-ASSISTANTS = {"assistant", "agent", "tool", "system", "bot", "ai"}
 
 
 def category(value: str | Category) -> Category:
@@ -134,7 +133,7 @@ class PersonaService:
         """The rules over episodes: the attitude and skill records they change, and counts."""
         found: list[tuple[Episode, list[rules.AttitudeDraft], list[rules.SkillDraft]]] = []
         for e in episodes:
-            if (e.speaker or "").strip().lower() in ASSISTANTS:
+            if is_assistant(e.speaker):
                 continue  # the person's own words, not the agent's
             drafts, uses = rules.attitudes(e.content), rules.skills(e.content)
             if drafts or uses:

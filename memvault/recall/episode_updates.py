@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 from memvault.kg.model import Episode, Replacement, episode_order
 from memvault.kg.updates import Link, Said, asked_attributes, chains, statements
-from memvault.persona.service import ASSISTANTS
+from memvault.language.person import ASSISTANTS
 from memvault.recall.currency import Verdict, is_history_question
 
 _CHAIN_LIMIT = 20

@@ -1,0 +1,46 @@
+"""Who a question is about, from its grammatical person: in a chat between a person and an
+assistant, "what did you recommend" asks what the assistant said, "what did I say" / "my
+favourite colour" what the person said. Pronouns are closed-class words, not phrasings of
+any one question. A question in both persons ("what did you tell me", "one of your answers
+I remember") or in neither says nothing about who said it. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from memvault.language.words import tokens
+
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")  # words quoted are someone else's grammar
+
+# the names a conversation's assistant side goes by (speakers, not people)
+ASSISTANTS = frozenset({"assistant", "agent", "tool", "system", "bot", "ai"})
+FIRST = frozenset("i me my mine myself i'm i've i'd i'll we us our ours ourselves".split())
+SECOND = frozenset("you your yours yourself you're you've you'd you'll".split())
+
+
+def is_assistant(speaker: str | None) -> bool:
+    return (speaker or "").strip().lower() in ASSISTANTS
+
+
+def asked_person(query: str) -> Literal["first", "second"] | None:
+    """``first`` when the question speaks only of its asker (I, my, we), ``second`` when it
+    speaks only to its listener (you, your); None for both or neither."""
+    words = {t.replace("’", "'") for t in tokens(_QUOTED.sub(" ", query))}
+    first, second = bool(words & FIRST), bool(words & SECOND)
+    if first == second:
+        return None
+    return "first" if first else "second"
+
+
+def speakers_meant(query: str, speakers: set[str]) -> set[str]:
+    """The namespace's speakers the question's grammatical person points to, when one side
+    of the conversation is an assistant and the other is not: the assistant for the second
+    person, everyone else for the first. Empty otherwise."""
+    person = asked_person(query)
+    assistants = {s for s in speakers if is_assistant(s)}
+    others = set(speakers) - assistants
+    if person is None or not assistants or not others:
+        return set()
+    return assistants if person == "second" else others

@@ -1,0 +1,38 @@
+"""Who a question is about, from its grammatical person (memvault/language/person.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvault.language.person import asked_person, speakers_meant
+from memvault.language.spelling import other_spelling, with_other_spellings
+
+CHAT = {"user", "assistant"}
+
+
+@pytest.mark.parametrize(
+    ("query", "person"),
+    [
+        ("Which wine did you recommend for the lamb?", "second"),
+        ("What did Dr. Okonkwo tell me to do?", "first"),
+        ("Where do I live now?", "first"),
+        ("What did you tell me about my knee?", None),  # both: says nothing
+        ("What did Caroline research?", None),  # neither
+        ('You once wrote "I love it when a plan works", what was that about?', "second"),
+    ],
+)
+def test_the_grammatical_person_of_a_question(query: str, person: str | None) -> None:
+    assert asked_person(query) == person
+
+
+def test_the_person_points_to_a_side_only_in_a_chat_with_an_assistant() -> None:
+    assert speakers_meant("What did you recommend?", CHAT) == {"assistant"}
+    assert speakers_meant("What is my favourite colour?", CHAT) == {"user"}
+    assert speakers_meant("What is my favourite colour?", {"Caroline", "Melanie"}) == set()
+    assert speakers_meant("What did you recommend?", {"assistant"}) == set()
+
+
+def test_other_spellings_come_from_the_dictionary_not_from_suffixes() -> None:
+    assert other_spelling("Favourite") == "favorite" and other_spelling("color") == "colour"
+    assert other_spelling("hour") is None and other_spelling("four") is None
+    assert with_other_spellings(["grey", "gray", "mould"]) == ["grey", "gray", "mould", "mold"]
