@@ -10,7 +10,9 @@ from memvault.recall.results import Explanation
 from memvault.recall.scoring import Factors
 
 Key = tuple[str, str]  # (kind, id)
-SIGNALS = ("dense", "keyword", "graph", "actor", "context", "session", "time", "phrase")
+SIGNALS = (
+    "dense", "keyword", "graph", "actor", "person", "context", "session", "time", "phrase"
+)  # fmt: skip
 
 
 class Candidates:

@@ -38,6 +38,7 @@ from memvault.embed import Embedder
 from memvault.kg.model import Episode, chunk_episode, normalize_name
 from memvault.kg.store import FactQuery, Store
 from memvault.kg.updates import STATEMENT_WORDS, asked_attributes, statements
+from memvault.language.person import speakers_meant
 from memvault.recall import episode_updates, fusion, groups
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment, Verdict, assess
@@ -95,7 +96,8 @@ class Recaller:
         as_of: datetime | None = None,
     ) -> list[Hit]:
         at = as_of or now
-        speakers = () if self.s.speakers_in_query_vector else self._speakers(namespace)
+        spoke = self._speakers(namespace)
+        speakers = () if self.s.speakers_in_query_vector else spoke
         vector = self._embed_query(vector_text(query, speakers))
         n = max(self.s.candidates, 3 * k)
         c = Candidates(namespace)
@@ -107,6 +109,8 @@ class Recaller:
         base = fusion.base(c, self.s)
         score = self._context(c, base, vector)
         score = fusion.actor_bonus(c, score, self._named(c), self.s.channel_weights)
+        meant = speakers_meant(query, {normalize_name(n) for n in spoke})
+        score = fusion.person_bonus(c, score, meant, self.s.channel_weights)
         score = fusion.session_lift(c, score, self.s.channel_weights)
         score = fusion.time_lift(c, score, query, at, self.s.channel_weights)
         verdicts = self._currency(c, query, vector, at, score, k)

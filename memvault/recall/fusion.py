@@ -97,6 +97,23 @@ def actor_bonus(
     return out
 
 
+def person_bonus(
+    c: Candidates, score: dict[Key, float], meant: set[str], w: Mapping[str, float]
+) -> dict[Key, float]:
+    """Which side of a chat the question's grammatical person points to (memvault/language/
+    person.py): in a chat with an assistant, "what did you recommend" lifts the assistant's
+    turns, "what is my favourite colour" the person's."""
+    weight = w.get("person", 0.0)
+    if not meant or weight <= 0:
+        return score
+    out = dict(score)
+    for key in score:
+        if key[0] == "episode" and actor(c, key) in meant:
+            c.signal["person"][key] = 1.0
+            out[key] += weight
+    return out
+
+
 def actor(c: Candidates, key: Key) -> str | None:
     kind, rid = key
     if kind == "episode":

@@ -128,3 +128,28 @@ def test_two_months_ago_prefers_the_turn_from_then_and_still_returns_the_others(
     vault.recaller.s.channel_weights["time"] = 0.0  # off by name: only its part goes
     plain = vault.recall(question, k=5, now=at)
     assert all(h.explanation is None or "time" not in h.explanation.signals for h in plain)
+
+
+def test_the_grammatical_person_points_to_one_side_of_a_chat_only_when_switched_on(
+    vault: MemVault,
+) -> None:
+    """Off by default (no gain measured on the long-chat dev families); with a weight,
+    "which wine did you recommend" lifts the assistant's turn over the user's own words."""
+    asked = vault.write(
+        "Dad asked me which wine goes with the lamb.",
+        speaker="user",
+        session_id="s1",
+    )
+    answer = vault.write("For lamb I recommend a Rioja, slightly chilled.", speaker="assistant")
+    for n in range(5):
+        vault.write(f"Small talk about the garden, week {n}.", speaker="user", session_id="s2")
+    question = "Which wine did you recommend for the lamb?"
+    hits = vault.recall(question, k=3)
+    assert hits[0].id == asked.id and "person" not in hits[0].explanation.signals
+    vault.recaller.s.channel_weights["person"] = 0.5
+    hits = vault.recall(question, k=3)
+    lifted = {h.id: h for h in hits}[answer.id]
+    assert lifted.explanation.signals["person"] == 1.0
+    assert hits[0].id == answer.id
+    mine = vault.recall("Which wine did I want for the lamb?", k=3)  # first person: the user
+    assert mine[0].id == asked.id and mine[0].explanation.signals["person"] == 1.0
