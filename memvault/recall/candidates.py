@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from memvault.kg.model import Entity, Episode, Fact
+from memvault.kg.model import Entity, Episode, Fact, normalize_name
 from memvault.recall.results import Explanation
 from memvault.recall.scoring import Factors
 
@@ -38,6 +38,10 @@ class Candidates:
 
     def ids(self, kind: str) -> list[str]:
         return [rid for k, rid in self.keys if k == kind]
+
+    def named(self) -> set[str]:
+        """Normalised names the query mentions, from the entities it matched."""
+        return {normalize_name(n) for e in self.query_entities for n in e.names()}
 
     def explain(self, key: Key, factors: Factors) -> Explanation:
         return Explanation(

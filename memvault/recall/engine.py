@@ -1,6 +1,6 @@
-"""Recall: gather candidates, fuse their signals into one relevance, judge what is current,
-then rank (memvault.recall.ranking: filter by time and snooze, the composite score, an
-explanation for every hit).
+"""Recall: gather candidates, fuse their signals into one relevance, judge what is current
+(memvault.recall.currency_step), then rank (memvault.recall.ranking: filter by time and
+snooze, the composite score, an explanation for every hit).
 
 Candidates come from dense vectors (episodes and facts), BM25 keywords, and the graph
 (entities named in the query → facts about them and episodes that mention them). The query
@@ -10,6 +10,8 @@ compares like with like:
 
     base      = w_dense·cos⁺/max + w_keyword·bm25/max + w_graph·graph/max
     + actor   : w_actor when the memory's speaker (or a fact's subject) is named in the query
+    + person  : w_person when the question's grammatical person points to its side of a chat
+                with an assistant (memvault.language.person; off by default)
     + context : w_context × the best base of its neighbouring turns in the same session
     + session : w_session × the best score in its session (topics cluster in sessions)
     × time    : 1 + w_time × closeness to the time the question names ("two months ago")
@@ -27,7 +29,7 @@ from __future__ import annotations
 import gc
 import math
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import datetime
 from typing import Literal
 
@@ -35,13 +37,12 @@ import numpy as np
 
 from memvault.config import RecallSettings
 from memvault.embed import Embedder
-from memvault.kg.model import Episode, chunk_episode, normalize_name
-from memvault.kg.store import FactQuery, Store
-from memvault.kg.updates import STATEMENT_WORDS, asked_attributes, statements
+from memvault.kg.model import chunk_episode, normalize_name
+from memvault.kg.store import Store
 from memvault.language.person import speakers_meant
-from memvault.recall import episode_updates, fusion, groups
+from memvault.recall import fusion
 from memvault.recall.candidates import Candidates, Key
-from memvault.recall.currency import Assessment, Verdict, assess
+from memvault.recall.currency_step import CurrencyStep, cosines, discount_lent
 from memvault.recall.query import (
     keyword_terms,
     name_candidates,
@@ -85,6 +86,7 @@ class Recaller:
         self._query_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._sizes: dict[str, tuple[int, int, int]] = {}  # ns → (watermark, episodes, facts)
         self._spoke: dict[str, tuple[int, set[str]]] = {}  # namespace → (watermark, speakers)
+        self.currency = CurrencyStep(store, settings, single_valued, last_dream)
 
     def recall(
         self,
@@ -108,14 +110,14 @@ class Recaller:
         fusion.quoted(c, query, self.s.phrase_words)
         base = fusion.base(c, self.s)
         score = self._context(c, base, vector)
-        score = fusion.actor_bonus(c, score, self._named(c), self.s.channel_weights)
+        score = fusion.actor_bonus(c, score, c.named(), self.s.channel_weights)
         meant = speakers_meant(query, {normalize_name(n) for n in spoke})
         score = fusion.person_bonus(c, score, meant, self.s.channel_weights)
         score = fusion.session_lift(c, score, self.s.channel_weights)
         score = fusion.time_lift(c, score, query, at, self.s.channel_weights)
-        verdicts = self._currency(c, query, vector, at, score, k)
-        verdicts.newest = self._groups(c, query, score)
-        self._discount_lent(c, score, verdicts)
+        verdicts = self.currency.judge(c, query, vector, at, score, k)
+        verdicts.newest = self.currency.newest_groups(c, query, score)
+        discount_lent(c, score, verdicts)
         hits = rank(c, score, at, verdicts, k, self.s)
         if self.s.freeze_gc:
             _settle()
@@ -238,27 +240,7 @@ class Recaller:
         c.facts.update({f.id: f for f in self.store.get_facts(c.ns, c.ids("fact"))})
         for kind in ("episode", "fact"):
             missing = [i for i in c.ids(kind) if (kind, i) not in c.signal["dense"]]
-            self._cosines(c, kind, missing, vector)
-
-    def _cosines(
-        self,
-        c: Candidates,
-        kind: Literal["episode", "fact"],
-        ids: Sequence[str],
-        vector: np.ndarray,
-    ) -> None:
-        if not ids:
-            return
-        q = vector / (np.linalg.norm(vector) or 1.0)
-        for rid, v in self.store.get_vectors(c.ns, kind, ids).items():
-            c.signal["dense"][(kind, rid)] = float(v @ q)
-
-    def _named(self, c: Candidates) -> set[str]:
-        """Normalised names the query mentions, from the entities it matched."""
-        out: set[str] = set()
-        for e in c.query_entities:
-            out.update(normalize_name(n) for n in e.names())
-        return out
+            cosines(self.store, c, kind, missing, vector)
 
     # -- fusion ---------------------------------------------------------------------------
     def _context(
@@ -276,7 +258,7 @@ class Recaller:
         fresh = [i for ids in around.values() for i in ids if i not in c.episodes]
         if fresh:
             c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, fresh)})
-            self._cosines(c, "episode", fresh, vector)
+            cosines(self.store, c, "episode", fresh, vector)
             dense = sorted((v for v in c.signal["dense"].values() if v > 0), reverse=True)
             for i in fresh:
                 key = ("episode", i)
@@ -292,163 +274,3 @@ class Recaller:
         for key, lift in c.signal["context"].items():
             score[key] = score.get(key, 0.0) + lift
         return score
-
-    @staticmethod
-    def _discount_lent(c: Candidates, score: dict[Key, float], verdicts: Assessment) -> None:
-        """A lift lent by a statement that was replaced shrinks with it: the turn next to
-        "I live in Berlin" must not rise on Berlin's relevance once Lisbon replaced it."""
-        for (signal, key), anchor in c.lent.items():
-            v = verdicts.episodes.get(anchor)
-            if v is None or v.factor >= 1.0 or key[1] == anchor:
-                continue
-            lent = c.signal[signal].get(key, 0.0)
-            score[key] = score.get(key, 0.0) - lent * (1.0 - v.factor)
-            c.signal[signal][key] = lent * v.factor
-
-    # -- currency ---------------------------------------------------------------------------
-    def _groups(self, c: Candidates, query: str, score: dict[Key, float]) -> dict[str, list[str]]:
-        """For a question about now, the leading episodes that mean the same thing, grouped
-        (memvault.recall.groups): the newest of each → the others."""
-        if self.s.group_cosine <= 0 or not groups.asks_about_now(query):
-            return {}
-        leading = sorted((key for key in score if key[0] == "episode"), key=lambda x: -score[x])
-        top = score[leading[0]] if leading else 0.0
-        ids = [
-            i
-            for key in leading[: self.s.group_top]
-            if score[key] >= self.s.group_band * top and (i := key[1]) in c.episodes
-        ]
-        vectors = self.store.get_vectors(c.ns, "episode", ids)
-        return groups.newest_of_groups([c.episodes[i] for i in ids], vectors, self.s.group_cosine)
-
-    def _currency(
-        self,
-        c: Candidates,
-        query: str,
-        vector: np.ndarray,
-        at: datetime,
-        score: dict[Key, float],
-        k: int,
-    ) -> Assessment:
-        """Verdicts from the facts about what the query and the leading candidates name; a
-        current fact that answers the query joins the candidates (memvault.recall.currency).
-        Only the leading candidates (3k) are looked into: currency reorders what could reach
-        the top, and reading the mentions of every candidate cost more than the rest."""
-        s = self.s
-        if not s.currency:
-            return Assessment()
-        leading = sorted(
-            (key for key in score if key[0] == "episode"), key=lambda key: -score[key]
-        )[: max(3 * k, 30)]
-        episodes = [c.episodes[i] for _, i in leading if i in c.episodes]
-        subjects = {f.subject_id for f in c.facts.values()} | {e.id for e in c.query_entities}
-        subjects |= {m.entity_id for m in self.store.mentions_of(c.ns, [e.id for e in episodes])}
-        speakers = sorted({e.speaker for e in episodes if e.speaker})
-        subjects |= {e.id for e in self.store.find_entities(c.ns, speakers)}
-        facts = self.store.list_facts(
-            c.ns, FactQuery(subject_ids=sorted(subjects), limit=s.currency_max_facts)
-        )
-        found = assess(
-            facts,
-            at,
-            query=query,
-            named=self._named(c),
-            single_valued=self.single_valued,
-            outdated_factor=s.outdated_factor,
-            current_factor=s.current_factor,
-            contested_factor=s.contested_factor,
-            answer_factor=s.answer_factor,
-        )
-        fresh = [f for f in found.answers if ("fact", f.id) not in c.keys]
-        for f in fresh:
-            c.keys.setdefault(("fact", f.id), None)
-            c.facts[f.id] = f
-        self._cosines(c, "fact", [f.id for f in fresh], vector)
-        self._episode_updates(c, query, vector, at, score, episodes, found)
-        return found
-
-    def _episode_updates(
-        self,
-        c: Candidates,
-        query: str,
-        vector: np.ndarray,
-        at: datetime,
-        score: dict[Key, float],
-        leading: list[Episode],
-        found: Assessment,
-    ) -> None:
-        """Episode-level updates (memvault.recall.episode_updates) join the facts' verdicts:
-        a demotion wins over a lift; the current end of a chain joins the candidates with the
-        relevance of the best statement it replaced; a fact whose every source episode was
-        replaced is outdated too (and answers nothing), though no newer fact was extracted."""
-        s = self.s
-        facts = sorted(
-            (f for f in c.facts.values() if ("fact", f.id) in score),
-            key=lambda f: -score[("fact", f.id)],
-        )[: self.s.currency_facts_checked]
-        facts += [f for f in found.answers if f not in facts]
-        sources = {i for f in facts for i in f.source_episode_ids}
-        stated = self._statements_of(c, query)  # ids; loaded with the sources, in one read
-        wanted = (sources | set(stated)) - set(c.episodes)
-        c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, sorted(wanted))})
-        ids = {e.id for e in leading}
-        judged_set = leading + [c.episodes[i] for i in sorted(sources - ids) if i in c.episodes]
-        asked = asked_attributes(query)
-        judged_set += [
-            c.episodes[i]
-            for i in stated
-            if i in c.episodes
-            and i not in ids | sources
-            and asked & {st.attribute for st in statements(c.episodes[i].content)}
-        ]
-        wanted = episode_updates.replacer_ids(judged_set, at, query) - set(c.episodes)
-        c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, sorted(wanted))})
-        judged = episode_updates.assess(
-            judged_set,
-            c.episodes,
-            at,
-            query=query,
-            judged_until=lambda: self.last_dream(c.ns),
-            factors=episode_updates.Factors(
-                s.outdated_factor, s.current_factor, s.contested_factor
-            ),
-        )
-        found.episode_answers |= judged.answers
-        for rid, v in judged.verdicts.items():
-            had = found.episodes.get(rid)
-            if had is None or (v.factor < 1.0 and v.factor < had.factor):
-                found.episodes[rid] = v
-        for f in facts:
-            said = [judged.verdicts.get(i) for i in f.source_episode_ids]
-            demotions = [v for v in said if v is not None and v.factor < 1.0]
-            if said and len(demotions) == len(said):
-                worst = min(demotions, key=lambda v: v.factor)
-                found.facts[f.id] = Verdict(worst.factor, f"its evidence: {worst.why}")
-                found.answers = [a for a in found.answers if a.id != f.id]
-        # what is current answers what the statement it replaced answered (and the statement
-        # a question about the past asks for, what replaced it): it takes that relevance when
-        # its own is lower, and joins the candidates when the search missed it
-        said_by: dict[str, float] = defaultdict(float)  # a fact's relevance reaches its sources
-        for f in facts:
-            for i in f.source_episode_ids:
-                said_by[i] = max(said_by[i], score.get(("fact", f.id), 0.0))
-        joined = [i for i in {*judged.inherits, *judged.answers} if ("episode", i) not in c.keys]
-        for i in judged.answers:
-            c.keys.setdefault(("episode", i), None)
-        for rid, replaced in judged.inherits.items():
-            c.keys.setdefault(("episode", rid), None)
-            inherited = max(max(score.get(("episode", i), 0.0), said_by[i]) for i in replaced)
-            score[("episode", rid)] = max(score.get(("episode", rid), 0.0), inherited)
-        self._cosines(c, "episode", joined, vector)
-
-    def _statements_of(self, c: Candidates, query: str) -> list[str]:
-        """Ids of episodes that may state the attribute the question asks about, found by the
-        words such statements use ("signed the contract" for "where does she work"): the
-        newest of them may be what replaced the answer the search found, and for a question
-        about the past, the older ones are what it asks for (the rules judge)."""
-        asked = asked_attributes(query)
-        if not asked:
-            return []
-        terms = sorted({w for a in asked for w in STATEMENT_WORDS.get(a, ())})
-        n = self.s.currency_statements
-        return [i for i, _ in self.store.keyword_topk(c.ns, "episode", terms, n)]

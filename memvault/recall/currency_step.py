@@ -1,0 +1,211 @@
+"""Recall's currency step (memvault.recall.engine calls it after fusion): verdicts from the
+facts about what the query and the leading candidates name, the episode-level updates that
+join them (memvault.recall.episode_updates), and for a question about now the groups of
+statements that mean the same thing (memvault.recall.groups). It reads the store; the
+judging itself is in those pure modules."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Literal
+
+import numpy as np
+
+from memvault.config import RecallSettings
+from memvault.kg.model import Episode
+from memvault.kg.store import FactQuery, Store
+from memvault.kg.updates import STATEMENT_WORDS, asked_attributes, statements
+from memvault.recall import episode_updates, groups
+from memvault.recall.candidates import Candidates, Key
+from memvault.recall.currency import Assessment, Verdict, assess
+
+
+def cosines(
+    store: Store,
+    c: Candidates,
+    kind: Literal["episode", "fact"],
+    ids: Sequence[str],
+    vector: np.ndarray,
+) -> None:
+    """The exact cosine of each of ``ids`` with the query, as its dense signal."""
+    if not ids:
+        return
+    q = vector / (np.linalg.norm(vector) or 1.0)
+    for rid, v in store.get_vectors(c.ns, kind, ids).items():
+        c.signal["dense"][(kind, rid)] = float(v @ q)
+
+
+def discount_lent(c: Candidates, score: dict[Key, float], verdicts: Assessment) -> None:
+    """A lift lent by a statement that was replaced shrinks with it: the turn next to
+    "I live in Berlin" must not rise on Berlin's relevance once Lisbon replaced it."""
+    for (signal, key), anchor in c.lent.items():
+        v = verdicts.episodes.get(anchor)
+        if v is None or v.factor >= 1.0 or key[1] == anchor:
+            continue
+        lent = c.signal[signal].get(key, 0.0)
+        score[key] = score.get(key, 0.0) - lent * (1.0 - v.factor)
+        c.signal[signal][key] = lent * v.factor
+
+
+class CurrencyStep:
+    def __init__(
+        self,
+        store: Store,
+        settings: RecallSettings,
+        single_valued: Callable[[str], bool],
+        last_dream: Callable[[str], datetime | None],
+    ):
+        self.store, self.s = store, settings
+        self.single_valued = single_valued
+        self.last_dream = last_dream  # episodes written later are judged provisionally
+
+    def newest_groups(
+        self, c: Candidates, query: str, score: dict[Key, float]
+    ) -> dict[str, list[str]]:
+        """For a question about now, the leading episodes that mean the same thing, grouped
+        (memvault.recall.groups): the newest of each → the others."""
+        if self.s.group_cosine <= 0 or not groups.asks_about_now(query):
+            return {}
+        leading = sorted((key for key in score if key[0] == "episode"), key=lambda x: -score[x])
+        top = score[leading[0]] if leading else 0.0
+        ids = [
+            i
+            for key in leading[: self.s.group_top]
+            if score[key] >= self.s.group_band * top and (i := key[1]) in c.episodes
+        ]
+        vectors = self.store.get_vectors(c.ns, "episode", ids)
+        return groups.newest_of_groups([c.episodes[i] for i in ids], vectors, self.s.group_cosine)
+
+    def judge(
+        self,
+        c: Candidates,
+        query: str,
+        vector: np.ndarray,
+        at: datetime,
+        score: dict[Key, float],
+        k: int,
+    ) -> Assessment:
+        """Verdicts from the facts about what the query and the leading candidates name; a
+        current fact that answers the query joins the candidates (memvault.recall.currency).
+        Only the leading candidates (3k) are looked into: currency reorders what could reach
+        the top, and reading the mentions of every candidate cost more than the rest."""
+        s = self.s
+        if not s.currency:
+            return Assessment()
+        leading = sorted(
+            (key for key in score if key[0] == "episode"), key=lambda key: -score[key]
+        )[: max(3 * k, 30)]
+        episodes = [c.episodes[i] for _, i in leading if i in c.episodes]
+        subjects = {f.subject_id for f in c.facts.values()} | {e.id for e in c.query_entities}
+        subjects |= {m.entity_id for m in self.store.mentions_of(c.ns, [e.id for e in episodes])}
+        speakers = sorted({e.speaker for e in episodes if e.speaker})
+        subjects |= {e.id for e in self.store.find_entities(c.ns, speakers)}
+        facts = self.store.list_facts(
+            c.ns, FactQuery(subject_ids=sorted(subjects), limit=s.currency_max_facts)
+        )
+        found = assess(
+            facts,
+            at,
+            query=query,
+            named=c.named(),
+            single_valued=self.single_valued,
+            outdated_factor=s.outdated_factor,
+            current_factor=s.current_factor,
+            contested_factor=s.contested_factor,
+            answer_factor=s.answer_factor,
+        )
+        fresh = [f for f in found.answers if ("fact", f.id) not in c.keys]
+        for f in fresh:
+            c.keys.setdefault(("fact", f.id), None)
+            c.facts[f.id] = f
+        cosines(self.store, c, "fact", [f.id for f in fresh], vector)
+        self._episode_updates(c, query, vector, at, score, episodes, found)
+        return found
+
+    def _episode_updates(
+        self,
+        c: Candidates,
+        query: str,
+        vector: np.ndarray,
+        at: datetime,
+        score: dict[Key, float],
+        leading: list[Episode],
+        found: Assessment,
+    ) -> None:
+        """Episode-level updates (memvault.recall.episode_updates) join the facts' verdicts:
+        a demotion wins over a lift; the current end of a chain joins the candidates with the
+        relevance of the best statement it replaced; a fact whose every source episode was
+        replaced is outdated too (and answers nothing), though no newer fact was extracted."""
+        s = self.s
+        facts = sorted(
+            (f for f in c.facts.values() if ("fact", f.id) in score),
+            key=lambda f: -score[("fact", f.id)],
+        )[: self.s.currency_facts_checked]
+        facts += [f for f in found.answers if f not in facts]
+        sources = {i for f in facts for i in f.source_episode_ids}
+        stated = self._statements_of(c, query)  # ids; loaded with the sources, in one read
+        wanted = (sources | set(stated)) - set(c.episodes)
+        c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, sorted(wanted))})
+        ids = {e.id for e in leading}
+        judged_set = leading + [c.episodes[i] for i in sorted(sources - ids) if i in c.episodes]
+        asked = asked_attributes(query)
+        judged_set += [
+            c.episodes[i]
+            for i in stated
+            if i in c.episodes
+            and i not in ids | sources
+            and asked & {st.attribute for st in statements(c.episodes[i].content)}
+        ]
+        wanted = episode_updates.replacer_ids(judged_set, at, query) - set(c.episodes)
+        c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, sorted(wanted))})
+        judged = episode_updates.assess(
+            judged_set,
+            c.episodes,
+            at,
+            query=query,
+            judged_until=lambda: self.last_dream(c.ns),
+            factors=episode_updates.Factors(
+                s.outdated_factor, s.current_factor, s.contested_factor
+            ),
+        )
+        found.episode_answers |= judged.answers
+        for rid, v in judged.verdicts.items():
+            had = found.episodes.get(rid)
+            if had is None or (v.factor < 1.0 and v.factor < had.factor):
+                found.episodes[rid] = v
+        for f in facts:
+            said = [judged.verdicts.get(i) for i in f.source_episode_ids]
+            demotions = [v for v in said if v is not None and v.factor < 1.0]
+            if said and len(demotions) == len(said):
+                worst = min(demotions, key=lambda v: v.factor)
+                found.facts[f.id] = Verdict(worst.factor, f"its evidence: {worst.why}")
+                found.answers = [a for a in found.answers if a.id != f.id]
+        # what is current answers what the statement it replaced answered (and the statement
+        # a question about the past asks for, what replaced it): it takes that relevance when
+        # its own is lower, and joins the candidates when the search missed it
+        said_by: dict[str, float] = defaultdict(float)  # a fact's relevance reaches its sources
+        for f in facts:
+            for i in f.source_episode_ids:
+                said_by[i] = max(said_by[i], score.get(("fact", f.id), 0.0))
+        joined = [i for i in {*judged.inherits, *judged.answers} if ("episode", i) not in c.keys]
+        for i in judged.answers:
+            c.keys.setdefault(("episode", i), None)
+        for rid, replaced in judged.inherits.items():
+            c.keys.setdefault(("episode", rid), None)
+            inherited = max(max(score.get(("episode", i), 0.0), said_by[i]) for i in replaced)
+            score[("episode", rid)] = max(score.get(("episode", rid), 0.0), inherited)
+        cosines(self.store, c, "episode", joined, vector)
+
+    def _statements_of(self, c: Candidates, query: str) -> list[str]:
+        """Ids of episodes that may state the attribute the question asks about, found by the
+        words such statements use ("signed the contract" for "where does she work"): the
+        newest of them may be what replaced the answer the search found, and for a question
+        about the past, the older ones are what it asks for (the rules judge)."""
+        asked = asked_attributes(query)
+        if not asked:
+            return []
+        terms = sorted({w for a in asked for w in STATEMENT_WORDS.get(a, ())})
+        n = self.s.currency_statements
+        return [i for i, _ in self.store.keyword_topk(c.ns, "episode", terms, n)]
