@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from api.console_html import _back, _button, _checked, _guard, _page, _session, _vault
 from api.console_plots import ego_svg, fact_state, tiers_by_month_svg, timeline_svg
-from memvault.changes.apply import JOURNAL, RUN
+from memvault.changes.docs import JOURNAL, RUN
 from memvault.errors import MemvaultError
 from memvault.kg.model import Episode, Fact
 from memvault.vault import MemVault

@@ -27,7 +27,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from memvault.changes.apply import REVIEW, RUN
+from memvault.changes.docs import REVIEW, RUN
 from memvault.jobs import JobQueue
 from memvault.logs import bound, get_logger
 from memvault.vault import MemVault

@@ -23,7 +23,7 @@ from playwright.sync_api import sync_playwright
 
 from api.app import create_app
 from memvault import FixedClock, MemVault
-from memvault.changes.apply import review_doc
+from memvault.changes.docs import review_doc
 from memvault.changes.plan import Change, Reason
 from memvault.devservers import free_port
 from memvault.embed import HashingEmbedder

@@ -28,7 +28,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memvault import MemVault
-from memvault.changes.apply import RUN
+from memvault.changes.docs import RUN
 from memvault.embed import HashingEmbedder
 
 NS = "crash"

@@ -15,17 +15,27 @@ settle review items (which changes need review: :mod:`memvault.changes.routing`)
 from __future__ import annotations
 
 import base64
-import hashlib
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
 from pydantic import BaseModel
 
 from memvault.changes import policy
+from memvault.changes.docs import (
+    COMMUNITIES,
+    DISCOVERY,
+    JOURNAL,
+    PENDING,
+    PROGRESS,
+    REVIEW,
+    RUN,
+    change_key,
+    dump_change,
+    rejected_ops,
+    review_doc,
+)
 from memvault.changes.plan import MODELS, PERSONA_KINDS, Change, Plan
 from memvault.changes.routing import triage
 from memvault.config import ConsolidateSettings, ReviewSettings
@@ -35,10 +45,6 @@ from memvault.kg.model import Episode, Fact, Mention, VectorKind
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
 from memvault.persona.model import LIVE
 
-RUN, JOURNAL, REVIEW = "dream_run", "dream_journal", "review"
-PENDING, PROGRESS = "dream_pending", "dream_progress"  # cleared once applied; per chunk
-COMMUNITIES = "communities"  # the Leiden partition each run saw, with members
-DISCOVERY = "discovery"  # inbox items: unseen → seen | dismissed
 _TEXT = {"episode": ("content", "speaker"), "fact": ("statement",), "entity": ("name",)}
 # a digest keeps the original's meaning vector: it is still found by what it meant
 # (docs/tiers.md, docs/decisions/0012)
@@ -51,88 +57,6 @@ class ApplyResult:
     applied: int = 0
     skipped: list[dict[str, str]] = field(default_factory=list)  # changed since planned
     chunks: int = 0
-
-
-def _dump(change: Change) -> dict[str, Any]:
-    return change.model_dump(mode="json")
-
-
-def last_ops(store: Store, namespace: str, ids: Sequence[str], runs: int = 10) -> dict[str, str]:
-    """record id → the op of the newest applied dream change to it, looked for in the
-    journals of the newest ``runs`` applied runs (a verdict is rare: a bounded scan)."""
-    want, out = set(ids), {}
-    for run in store.list_docs(namespace, RUN, status="applied", limit=runs):
-        for journal in store.get_docs(namespace, JOURNAL, list(run.body.get("journal", []))):
-            for entry in journal.body.get("entries", []):
-                if entry["id"] in want:
-                    out[entry["id"]] = entry["op"]  # later entries of the run win
-        want -= set(out)
-        if not want:
-            break
-    return out
-
-
-def rejected_ops(store: Store, namespace: str) -> dict[tuple[str, str, str], str]:
-    """(kind, target id, op) of every change a human rejected → the review item's id."""
-    out: dict[tuple[str, str, str], str] = {}
-    for d in store.list_docs(namespace, REVIEW, status="rejected", limit=100_000):
-        for c in d.body.get("changes", []):
-            for r in c.get("reasons", []):
-                out[(c["kind"], c["target_id"], r["op"])] = d.id
-    return out
-
-
-_VOLATILE = {
-    "id", "created_at", "access_count", "last_accessed", "reinforced_count",
-    "last_reinforced_at", "cooldown_until", "importance", "confidence",
-}  # fmt: skip
-
-
-def change_key(members: Sequence[Change]) -> str:
-    """A review item's id from what its changes do: the same change proposed by a later dream
-    (the same record, op and changed values) gets the same id, so the queue holds it once and
-    a rejection is remembered until the evidence changes. Use counts and scores that move
-    between dreams are left out."""
-    parts = []
-    for c in sorted(members, key=lambda c: (c.kind, c.target_id, c.op)):
-        before, after = c.before or {}, c.after or {}
-        changed = {
-            k: (after.get(k) is not None) if k == "expired_at" else after.get(k)  # when: the run's
-            for k in sorted(set(before) | set(after))
-            if k not in _VOLATILE and before.get(k) != after.get(k)
-        }
-        target = c.target_id if c.before is not None else ""  # a creation's id is new each run
-        parts.append([c.kind, target, c.op, changed])
-    digest = hashlib.blake2b(
-        json.dumps(parts, sort_keys=True, default=str).encode(), digest_size=10
-    )
-    return "rv_" + digest.hexdigest()
-
-
-def review_doc(
-    review_id: str,
-    run_id: str,
-    why: list[dict[str, str]],
-    changes: Sequence[Change],
-    now: datetime,
-    due_days: float,
-) -> Doc:
-    """A pending review item: its changes, every reason it waits (code and words), when it
-    is due, and its history."""
-    return Doc(
-        REVIEW,
-        review_id,
-        {
-            "run_id": run_id,
-            "reason": "; ".join(r["text"] for r in why) or "proposed",
-            "reasons": why,
-            "changes": [_dump(c) for c in changes],
-            "due_at": (now + timedelta(days=due_days)).isoformat(),
-            "history": [{"at": now.isoformat(), "event": "queued"}],
-        },
-        status="pending",
-        created_at=now,
-    )
 
 
 class Applier:
@@ -175,7 +99,7 @@ class Applier:
             created_at=plan.created_at,
             body={**report, "journal": [], "review_ids": [d.id for d in reviews]},
         )
-        pending = Doc(PENDING, plan.run_id, {"changes": [_dump(c) for c in auto]})
+        pending = Doc(PENDING, plan.run_id, {"changes": [dump_change(c) for c in auto]})
         progress = Doc(PROGRESS, plan.run_id, {"chunks_done": 0, "journal": [], "skipped": []})
         communities = Doc(COMMUNITIES, plan.run_id, plan.communities, created_at=plan.created_at)
         known = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from memvault.changes.apply import DISCOVERY, REVIEW, RUN
+from memvault.changes.docs import DISCOVERY, REVIEW, RUN
 from memvault.errors import InvalidInputError, NotFoundError
 from memvault.kg.store import Batch, Doc, Store
 

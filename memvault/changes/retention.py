@@ -16,7 +16,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from memvault.changes.apply import JOURNAL, REVIEW, RUN
+from memvault.changes.docs import JOURNAL, REVIEW, RUN
 from memvault.kg.store import Batch, Doc, Store
 
 TIER_OPS = "tiers."

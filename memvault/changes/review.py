@@ -17,7 +17,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from memvault.changes import policy
-from memvault.changes.apply import JOURNAL, REVIEW, RUN, Applier, ApplyResult, review_doc
+from memvault.changes.apply import Applier, ApplyResult
+from memvault.changes.docs import JOURNAL, REVIEW, RUN, review_doc
 from memvault.changes.plan import Change
 from memvault.errors import ConflictError, InvalidInputError, NotFoundError
 from memvault.kg.store import Batch, Doc

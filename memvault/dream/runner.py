@@ -23,7 +23,8 @@ from typing import Any, Literal
 
 from memvault.bootstrap import Container
 from memvault.changes import policy
-from memvault.changes.apply import Applier, ApplyResult, rejected_ops
+from memvault.changes.apply import Applier, ApplyResult
+from memvault.changes.docs import rejected_ops
 from memvault.changes.plan import Plan
 from memvault.changes.retention import forget_dropped_text, release_journals
 from memvault.changes.review import ReviewQueue

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from memvault.changes.apply import COMMUNITIES
+from memvault.changes.docs import COMMUNITIES
 from memvault.changes.workspace import Workspace
 from memvault.config import Settings
 from memvault.dream import consolidate as cons

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from memvault.changes.apply import RUN
+from memvault.changes.docs import RUN
 from memvault.changes.workspace import Workspace
 from memvault.config import UpdateSettings
 from memvault.errors import LLMError

@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
-from memvault.changes.apply import RUN, review_doc
+from memvault.changes.docs import RUN, review_doc
 from memvault.changes.plan import Change, Reason
 from memvault.kg.model import Fact, new_id
 from memvault.kg.store import Doc

@@ -22,7 +22,7 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from memvault.changes.apply import COMMUNITIES
+from memvault.changes.docs import COMMUNITIES
 from memvault.config import ProfileSettings
 from memvault.kg.store import Store
 from memvault.profile.diary import attention

@@ -63,7 +63,7 @@ class ProfileMethods:
             if rid in self._memory_ids(ns, [rid]):  # not a persona hit
                 self.judge([rid], signal, namespace=ns, now=now)
         from memvault.changes import policy
-        from memvault.changes.apply import last_ops
+        from memvault.changes.docs import last_ops
 
         judged = [hit_id] if hit_id else recall_log.returned(self.store, ns, recall_id)
         ops = sorted(set(last_ops(self.store, ns, judged).values()))

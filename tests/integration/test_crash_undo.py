@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from memvault import MemVault
-from memvault.changes.apply import PROGRESS, RUN
+from memvault.changes.docs import PROGRESS, RUN
 from memvault.embed import HashingEmbedder
 from tests import maya
 

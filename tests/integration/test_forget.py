@@ -12,7 +12,7 @@ import pytest
 
 from memvault import FixedClock, MemVault
 from memvault.capabilities.forget import AUDIT, Scrubber
-from memvault.changes.apply import JOURNAL, RUN
+from memvault.changes.docs import JOURNAL, RUN
 from memvault.embed import HashingEmbedder
 from memvault.errors import NotFoundError
 from memvault.kg.store import Batch

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from memvault import FixedClock, MemVault
-from memvault.changes.apply import JOURNAL, RUN
+from memvault.changes.docs import JOURNAL, RUN
 from memvault.embed import HashingEmbedder
 from memvault.errors import InvalidInputError
 from tests.integration.test_dream import LATER, seed

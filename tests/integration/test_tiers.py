@@ -11,7 +11,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from memvault import FixedClock, MemVault
-from memvault.changes.apply import JOURNAL, PENDING, REVIEW, RUN
+from memvault.changes.docs import JOURNAL, PENDING, REVIEW, RUN
 from memvault.cli.main import app
 from memvault.embed import HashingEmbedder
 from memvault.kg.model import Tier

@@ -1,0 +1,103 @@
+"""The documents the change layer keeps beside the records (dream runs, their journals and
+progress, review items, communities, the discovery inbox) and what is read back from them:
+the last op that touched a record, the changes a human rejected, a review item's stable id
+and body. Written by :mod:`memvault.changes.apply`; read by the review queue, retention, the
+console and the dream."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from memvault.changes.plan import Change
+from memvault.kg.store import Doc, Store
+
+RUN, JOURNAL, REVIEW = "dream_run", "dream_journal", "review"
+PENDING, PROGRESS = "dream_pending", "dream_progress"  # cleared once applied; per chunk
+COMMUNITIES = "communities"  # the Leiden partition each run saw, with members
+DISCOVERY = "discovery"  # inbox items: unseen → seen | dismissed
+
+
+def dump_change(change: Change) -> dict[str, Any]:
+    return change.model_dump(mode="json")
+
+
+def last_ops(store: Store, namespace: str, ids: Sequence[str], runs: int = 10) -> dict[str, str]:
+    """record id → the op of the newest applied dream change to it, looked for in the
+    journals of the newest ``runs`` applied runs (a verdict is rare: a bounded scan)."""
+    want, out = set(ids), {}
+    for run in store.list_docs(namespace, RUN, status="applied", limit=runs):
+        for journal in store.get_docs(namespace, JOURNAL, list(run.body.get("journal", []))):
+            for entry in journal.body.get("entries", []):
+                if entry["id"] in want:
+                    out[entry["id"]] = entry["op"]  # later entries of the run win
+        want -= set(out)
+        if not want:
+            break
+    return out
+
+
+def rejected_ops(store: Store, namespace: str) -> dict[tuple[str, str, str], str]:
+    """(kind, target id, op) of every change a human rejected → the review item's id."""
+    out: dict[tuple[str, str, str], str] = {}
+    for d in store.list_docs(namespace, REVIEW, status="rejected", limit=100_000):
+        for c in d.body.get("changes", []):
+            for r in c.get("reasons", []):
+                out[(c["kind"], c["target_id"], r["op"])] = d.id
+    return out
+
+
+_VOLATILE = {
+    "id", "created_at", "access_count", "last_accessed", "reinforced_count",
+    "last_reinforced_at", "cooldown_until", "importance", "confidence",
+}  # fmt: skip
+
+
+def change_key(members: Sequence[Change]) -> str:
+    """A review item's id from what its changes do: the same change proposed by a later dream
+    (the same record, op and changed values) gets the same id, so the queue holds it once and
+    a rejection is remembered until the evidence changes. Use counts and scores that move
+    between dreams are left out."""
+    parts = []
+    for c in sorted(members, key=lambda c: (c.kind, c.target_id, c.op)):
+        before, after = c.before or {}, c.after or {}
+        changed = {
+            k: (after.get(k) is not None) if k == "expired_at" else after.get(k)  # when: the run's
+            for k in sorted(set(before) | set(after))
+            if k not in _VOLATILE and before.get(k) != after.get(k)
+        }
+        target = c.target_id if c.before is not None else ""  # a creation's id is new each run
+        parts.append([c.kind, target, c.op, changed])
+    digest = hashlib.blake2b(
+        json.dumps(parts, sort_keys=True, default=str).encode(), digest_size=10
+    )
+    return "rv_" + digest.hexdigest()
+
+
+def review_doc(
+    review_id: str,
+    run_id: str,
+    why: list[dict[str, str]],
+    changes: Sequence[Change],
+    now: datetime,
+    due_days: float,
+) -> Doc:
+    """A pending review item: its changes, every reason it waits (code and words), when it
+    is due, and its history."""
+    return Doc(
+        REVIEW,
+        review_id,
+        {
+            "run_id": run_id,
+            "reason": "; ".join(r["text"] for r in why) or "proposed",
+            "reasons": why,
+            "changes": [dump_change(c) for c in changes],
+            "due_at": (now + timedelta(days=due_days)).isoformat(),
+            "history": [{"at": now.isoformat(), "event": "queued"}],
+        },
+        status="pending",
+        created_at=now,
+    )
