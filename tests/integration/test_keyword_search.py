@@ -10,7 +10,7 @@ from memvault.config import IndexSettings
 from memvault.kg.sqlite import SQLiteStore
 from memvault.kg.sqlite.keywords import fts_query
 from memvault.kg.store import Batch
-from tests.integration.test_store_contract import NS, episode
+from tests.store_records import NS, episode
 
 LARGE = IndexSettings(common_term_min_records=50, common_term_share=0.2)
 EVERY_WORD = IndexSettings(common_term_min_records=10**9)

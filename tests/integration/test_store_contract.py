@@ -3,68 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
 
-import numpy as np
 import pytest
 
 from memvault.errors import InvalidInputError
 from memvault.kg.model import (
-    Entity,
     Episode,
-    Fact,
     Mention,
     Session,
     chunk_id,
-    content_hash,
 )
-from memvault.kg.store import Batch, Doc, FactQuery, Store, VectorRecord
+from memvault.kg.store import Batch, FactQuery, Store, VectorRecord
 from tests.conftest import T0
-
-NS = "alice"
-
-
-def episode(
-    text: str,
-    *,
-    ns: str = NS,
-    session: str | None = "s1",
-    position: int | None = None,
-    external_id: str | None = None,
-    minutes: int = 0,
-) -> Episode:
-    return Episode(
-        namespace=ns,
-        content=text,
-        session_id=session,
-        position=position,
-        external_id=external_id,
-        content_hash=content_hash(ns, session, None, text),
-        occurred_at=T0 + timedelta(minutes=minutes),
-        created_at=T0,
-    )
-
-
-def entity(name: str, *, ns: str = NS, aliases: list[str] | None = None) -> Entity:
-    return Entity(namespace=ns, name=name, aliases=aliases or [], created_at=T0, last_seen_at=T0)
-
-
-def fact(subject: Entity, predicate: str, obj: str, **kw: object) -> Fact:
-    return Fact(
-        namespace=subject.namespace,
-        subject_id=subject.id,
-        subject=subject.name,
-        predicate=predicate,
-        object=obj,
-        statement=f"{subject.name} {predicate} {obj}",
-        valid_at=T0,
-        created_at=T0,
-        **kw,
-    )
-
-
-def vec(*values: float) -> np.ndarray:
-    return np.array(values, dtype=np.float32)
+from tests.store_records import NS, entity, episode, fact, vec
 
 
 def test_apply_then_read_back_every_record_kind(store: Store) -> None:
@@ -318,115 +269,3 @@ def test_delete_entity_removes_names_and_mentions(store: Store) -> None:
     assert store.find_entities(NS, ["Bo"]) == []
     assert store.episodes_mentioning(NS, [ent.id], limit=5) == []
     assert store.counts(NS)["mentions"] == 0
-
-
-def test_iter_records_is_stable_and_complete(store: Store) -> None:
-    e, ent = episode("x"), entity("X")
-    f = fact(ent, "is", "y")
-    store.apply(
-        Batch(
-            namespace=NS,
-            episodes=[e],
-            entities=[ent],
-            facts=[f],
-            mentions=[Mention(namespace=NS, episode_id=e.id, entity_id=ent.id)],
-        )
-    )
-    first = [r.model_dump_json() for r in store.iter_records(NS)]
-    assert first == [r.model_dump_json() for r in store.iter_records(NS)]
-    assert len(first) == 4
-    assert store.namespaces() == [NS]
-
-
-def test_docs_upsert_list_newest_first_filter_by_status_and_stay_in_namespace(
-    store: Store,
-) -> None:
-    docs = [
-        Doc(
-            kind="run",
-            id=f"r{i}",
-            status="done" if i % 2 else "planned",
-            body={"n": i},
-            created_at=T0 + timedelta(hours=i),
-        )
-        for i in range(4)
-    ]
-    store.apply(Batch(namespace=NS, docs=docs))
-    assert [d.id for d in store.list_docs(NS, "run")] == ["r3", "r2", "r1", "r0"]
-    assert [d.id for d in store.list_docs(NS, "run", status="done")] == ["r3", "r1"]
-    assert store.list_docs(NS, "journal") == [] and store.list_docs("bob", "run") == []
-    store.apply(Batch(namespace=NS, docs=[Doc("run", "r0", {"n": 9}, status="done")]))
-    (got,) = store.get_docs(NS, "run", ["r0"])
-    assert got.body == {"n": 9} and got.status == "done" and got.created_at == T0
-    assert store.get_docs(NS, "run", ["missing", "r1"])[0].id == "r1"
-
-
-def test_a_batch_that_need_not_wait_for_the_disk_is_written_like_any_other(store: Store) -> None:
-    store.apply(Batch(namespace=NS, docs=[Doc("log", "l1", {"q": 1})], quiet=True, durable=False))
-    assert [d.id for d in store.list_docs(NS, "log")] == ["l1"]
-    conn = getattr(store, "_conn", None)
-    if conn is not None:  # the embedded store: back to waiting for the disk afterwards
-        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-
-
-def test_dropped_docs_are_gone_and_only_those(store: Store) -> None:
-    docs = [Doc(kind=k, id=f"d{i}", body={"n": i}) for i in range(3) for k in ("log", "diary")]
-    store.apply(Batch(namespace=NS, docs=docs))
-    store.apply(Batch(namespace="bob", docs=[Doc(kind="log", id="d0", body={})]))
-    mark = store.watermark(NS)
-    store.apply(Batch(namespace=NS, drop_docs=[("log", "d0"), ("log", "d2"), ("log", "nope")],
-                      quiet=True))  # fmt: skip
-    assert sorted(d.id for d in store.list_docs(NS, "log")) == ["d1"]
-    assert len(store.list_docs(NS, "diary")) == 3 and len(store.list_docs("bob", "log")) == 1
-    assert store.watermark(NS) == mark  # retention is quiet: nothing the dream must read
-
-
-def test_iter_docs_yields_every_kind_of_one_namespace(store: Store) -> None:
-    docs = [Doc(kind=k, id=f"d{i}", body={"n": i}) for i in range(2) for k in ("log", "diary")]
-    store.apply(Batch(namespace=NS, docs=docs))
-    store.apply(Batch(namespace="bob", docs=[Doc(kind="log", id="x", body={})]))
-    got = sorted((d.kind, d.id, d.body["n"]) for d in store.iter_docs(NS))
-    assert got == [("diary", "d0", 0), ("diary", "d1", 1), ("log", "d0", 0), ("log", "d1", 1)]
-    assert store.purge_residue() is not None  # a store without residue says so: {}
-
-
-def test_mentions_of_and_sessions_active_since(store: Store) -> None:
-    a, b = episode("Ana met Bo"), episode("Bo left", session="s2")
-    ana, bo = entity("Ana"), entity("Bo")
-    sessions = [
-        Session(namespace=NS, id="s1", started_at=T0, last_at=T0),
-        Session(
-            namespace=NS, id="s2", started_at=T0, last_at=T0 + timedelta(days=2, microseconds=5)
-        ),
-    ]
-    store.apply(
-        Batch(
-            namespace=NS,
-            sessions=sessions,
-            episodes=[a, b],
-            entities=[ana, bo],
-            mentions=[Mention(namespace=NS, episode_id=a.id, entity_id=e.id) for e in (ana, bo)],
-        )
-    )
-    assert {m.entity_id for m in store.mentions_of(NS, [a.id])} == {ana.id, bo.id}
-    assert store.mentions_of(NS, [b.id]) == []
-    assert store.sessions_active_since(NS, None) == 2
-    assert store.sessions_active_since(NS, T0) == 1
-    assert store.sessions_active_since(NS, T0 + timedelta(days=2)) == 1
-    assert store.sessions_active_since(NS, T0 + timedelta(days=3)) == 0
-
-
-def test_tier_counts_group_episodes_by_type_tier_and_level(store: Store) -> None:
-    from memvault.kg.model import MemoryType, Tier
-
-    whole = episode("kept whole")
-    cold = episode("a digest of it")
-    cold.tier, cold.type = Tier.COLD, MemoryType.PROJECT
-    cold.metadata = {"digest": {"level": "digest", "chars_before": 900}}
-    other = episode("elsewhere", ns="other")
-    store.apply(Batch(namespace=NS, episodes=[whole, cold]))
-    store.apply(Batch(namespace="other", episodes=[other]))
-    assert store.tier_counts(NS) == [
-        {"type": "episodic", "tier": "hot", "level": "full", "episodes": 1, "chars": 10},
-        {"type": "project", "tier": "cold", "level": "digest", "episodes": 1, "chars": 14},
-    ]
