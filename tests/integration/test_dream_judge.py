@@ -1,0 +1,136 @@
+"""The dream's judge: litellm through ``mock_response`` (batched, counted per stage), the
+rules settling what the timeline can before anything reaches a model, and a sure coexist
+remembered until new evidence arrives."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from memvault import FixedClock, MemVault
+from memvault.embed import HashingEmbedder
+from memvault.llm import LiteLLMProvider
+from tests.dream_history import LATER, day, seed
+
+
+@pytest.mark.parametrize(("batch", "calls"), [(20, 1), (1, 2)])
+def test_litellm_judge_is_batched_and_counted_per_stage(
+    tmp_path: Path, batch: int, calls: int
+) -> None:
+    path = tmp_path / "llm.db"
+    with MemVault.open(path, embedder=HashingEmbedder(), clock=FixedClock(LATER)) as vault:
+        seed(vault)  # extraction offline
+        conflicts = vault.dream().report["stages"]["signal"]["conflicts"]
+    ids = {c["predicate"]: c["conflict_id"] for c in conflicts}
+    answer = {  # one mock answer that parses as both the verdicts and the reflection
+        "verdicts": [
+            {
+                "conflict_id": ids["lives_in"],
+                "decision": "SUPERSEDE",
+                "confidence": 0.95,
+                "reason": "moved",
+            },
+            {
+                "conflict_id": ids["manager"],
+                "decision": "COEXIST",
+                "confidence": 0.9,
+                "reason": "two teams",
+            },
+        ],
+        "insights": ["Maya moved to Lisbon"],
+        "gaps": [],
+    }
+    llm = LiteLLMProvider("gpt-4o-mini", mock_response=json.dumps(answer))
+    with MemVault.open(
+        path,
+        embedder=HashingEmbedder(),
+        clock=FixedClock(LATER),
+        llm=llm,
+        dream={"consolidate": {"judge_batch": batch}},
+    ) as vault:
+        result = vault.dream()
+    usage = result.report["llm"]
+    assert usage["dream.consolidate"]["calls"] == calls
+    assert usage["dream.reflect"]["calls"] == 1
+    assert usage["dream.consolidate"]["prompt_tokens"] > 0
+    supersedes = [c for c in result.plan.changes if c.op == "consolidate.supersede"]
+    assert [c.before["object"] for c in supersedes] == ["Berlin"]  # type: ignore[index]
+    assert result.report["stages"]["reflect"]["insights"] == ["Maya moved to Lisbon"]
+    assert result.report["to_review"] == 0  # COEXIST at 0.9 changes nothing
+
+
+def test_rules_settle_what_the_timeline_can_and_only_the_rest_reach_the_model(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "ladder.db"
+    with MemVault.open(path, embedder=HashingEmbedder(), clock=FixedClock(LATER)) as vault:
+        seed(vault)
+        conflicts = vault.dream().report["stages"]["signal"]["conflicts"]
+    ids = {c["predicate"]: c["conflict_id"] for c in conflicts}
+    # the model would keep both cities; it must not be asked about them
+    verdicts = [
+        {"conflict_id": i, "decision": "COEXIST", "confidence": 0.9, "reason": "model"}
+        for i in ids.values()
+    ]
+    answer = json.dumps({"verdicts": verdicts, "insights": [], "gaps": []})
+    llm = LiteLLMProvider("gpt-4o-mini", mock_response=answer)
+    with MemVault.open(
+        path,
+        embedder=HashingEmbedder(),
+        clock=FixedClock(LATER),
+        llm=llm,
+        dream={"consolidate": {"rules_settle_at": 0.9, "judge_batch": 1}},
+    ) as vault:
+        result = vault.dream()
+    stage = result.report["stages"]["consolidate"]
+    # Berlin -> Lisbon is a later value of a one-value predicate (rule confidence 0.9): final;
+    # two managers stated at once cannot be settled by the timeline, so the model is asked
+    assert stage["settled_by"] == {"rules": 1, "model": 1, "escalated": 0}
+    assert result.report["llm"]["dream.consolidate"]["calls"] == 1
+    assert stage["verdicts"] == {"MERGE": 0, "SUPERSEDE": 1, "COEXIST": 1}
+    supersedes = [c for c in result.plan.changes if c.op == "consolidate.supersede"]
+    assert [c.before["object"] for c in supersedes] == ["Berlin"]  # type: ignore[index]
+
+
+def test_a_sure_coexist_is_remembered_until_new_evidence_arrives(tmp_path: Path) -> None:
+    path = tmp_path / "coexist.db"
+    with MemVault.open(path, embedder=HashingEmbedder(), clock=FixedClock(LATER)) as vault:
+        seed(vault)
+        conflicts = vault.dream().report["stages"]["signal"]["conflicts"]
+    ids = {c["predicate"]: c["conflict_id"] for c in conflicts}
+    verdicts = [{"conflict_id": ids["manager"], "decision": "COEXIST", "confidence": 0.9}]
+    answer = json.dumps(
+        {"verdicts": [v | {"reason": "two teams"} for v in verdicts], "insights": [], "gaps": []}
+    )
+
+    def dream(now: datetime, *, apply: bool = True) -> dict[str, object]:
+        llm = LiteLLMProvider("gpt-4o-mini", mock_response=answer)
+        settle = {"consolidate": {"rules_settle_at": 0.9}}  # Berlin -> Lisbon: by the timeline
+        clock = FixedClock(now)
+        with MemVault.open(
+            path, embedder=HashingEmbedder(), clock=clock, llm=llm, dream=settle
+        ) as v:
+            report = v.dream(apply=apply, force=True).report
+        return report
+
+    planned = dream(LATER, apply=False)  # a dry run remembers nothing
+    assert planned["llm"]["dream.consolidate"]["calls"] == 1
+    first = dream(LATER)
+    assert first["llm"]["dream.consolidate"]["calls"] == 1
+    assert first["stages"]["consolidate"]["verdicts"]["COEXIST"] == 1
+    assert [r["id"] for r in first["stages"]["consolidate"]["remember"]] == [ids["manager"]]
+    again = dream(LATER + timedelta(days=1))
+    assert "dream.consolidate" not in again["llm"]  # nothing new: the model is not asked
+    stage = again["stages"]["consolidate"]
+    assert stage["remembered"] == 1
+    assert stage["verdicts"] == {"MERGE": 0, "SUPERSEDE": 0, "COEXIST": 0}
+    assert again["to_review"] == 0
+    # Maya names Priya again: new evidence about the pair, so it is judged again
+    with MemVault.open(path, embedder=HashingEmbedder(), clock=FixedClock(LATER)) as vault:
+        vault.write("My manager is Priya.", speaker="Maya", session_id="s7", now=day(195))
+    judged = dream(LATER + timedelta(days=2))
+    assert judged["llm"]["dream.consolidate"]["calls"] == 1
+    assert judged["stages"]["consolidate"]["remembered"] == 0
