@@ -78,8 +78,8 @@ def reembed(
     """Recompute a namespace's vectors with the configured embedder: once after upgrading a
     vault written before vectors left out the speaker's (or subject's) name, or after
     switching to another embedder of the same dimension. Vectors are derived: no memory
-    changes, a second run gives the same vectors, an interrupted run is finished by running
-    it again."""
+    changes, a second run gives the same vectors; an interrupted run is finished by running
+    it again, which recomputes only what the first left."""
     with (
         open_vault() as vault,
         Progress(console=err_console, disable=not interactive(), transient=True) as bar,
@@ -95,16 +95,24 @@ def reembed(
         "embedder": done.embedder,
         "applied": done.applied,
         "counts": done.counts,
+        "resumed": done.resumed,
         "seconds": done.seconds,
     }
 
     def render() -> None:
-        names = {"episode": "episodes", "fact": "facts", "entity": "entities"}
+        names = {"episode": "episodes", "fact": "facts", "entity": "entities", "chunk": "chunks"}
         what = ", ".join(f"{n} {k if n == 1 else names[k]}" for k, n in sorted(done.counts.items()))
+        left = f"{done.resumed} records left by an interrupted run"
         if apply:
-            console.print(f"re-embedded {what} with {done.embedder} in {done.seconds} s")
+            console.print(
+                f"re-embedded {what} with {done.embedder} in {done.seconds} s"
+                + (f" (finishing {left})" if done.resumed else "")
+            )
         else:
-            console.print(f"would re-embed {what} with {done.embedder} (add --apply)")
+            console.print(
+                f"would re-embed {what} with {done.embedder} (add --apply)"
+                + (f"; {left} would be finished first" if done.resumed else "")
+            )
 
     emit(data, as_json, render)
 

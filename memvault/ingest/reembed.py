@@ -4,9 +4,14 @@ speaker's name, nor a fact's its subject's), or after switching to another embed
 same dimension.
 
 Vectors are derived data: nothing a user wrote changes, and running it again gives the same
-vectors, so there is no undo; the dry run (the default) says what would be recomputed. Runs
-in batches, each committed on its own: an interrupted run leaves every vector usable (old or
-new) and a second run finishes it. An embedder of another dimension is refused before
+vectors, so there is no undo; the dry run (the default) says what would be recomputed.
+
+Resumable exactly: an applied run first marks every record it will recompute (one
+``reembed_pending`` document each, naming the embedder), then recomputes them in batches,
+each committed together with the removal of its marks. An interrupted run leaves every
+vector usable (old or new) and its marks behind; the next run with the same embedder
+recomputes only what is still marked (``resumed`` in the report), never a vector twice. A
+run with another embedder starts over. An embedder of another dimension is refused before
 anything is written (export, then import into a vault configured with it).
 """
 
@@ -19,10 +24,13 @@ from dataclasses import dataclass, field
 from memvault.embed import Embedder
 from memvault.errors import InvalidInputError
 from memvault.kg.model import Entity, Episode, Fact, VectorKind, chunk_id
-from memvault.kg.store import Batch, Store, VectorRecord
+from memvault.kg.store import Batch, Doc, Store, VectorRecord
 from memvault.language.text import CHUNK_CHARS
 
 BATCH = 256
+PENDING = "reembed_pending"  # one per record still to recompute: "<kind>:<id>"
+MARKS_PER_BATCH = 5_000
+_KIND: dict[type, VectorKind] = {Episode: "episode", Fact: "fact", Entity: "entity"}
 
 
 @dataclass
@@ -32,18 +40,52 @@ class ReembedReport:
     applied: bool
     counts: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    resumed: int = 0  # records left marked by an interrupted run, recomputed now
 
 
-def _texts(store: Store, namespace: str, size: int) -> list[tuple[VectorKind, str, str]]:
-    out: list[tuple[VectorKind, str, str]] = []
+def _texts(record: Episode | Fact | Entity, size: int) -> list[tuple[VectorKind, str, str]]:
+    """What the vectors of one record are computed from: an episode's chunks go with it."""
+    if isinstance(record, Episode):
+        chunks: list[tuple[VectorKind, str, str]] = [
+            ("chunk", chunk_id(record.id, n), t) for n, t in enumerate(record.chunk_texts(size), 1)
+        ]
+        return [("episode", record.id, record.vector_text()), *chunks]
+    if isinstance(record, Fact):
+        return [("fact", record.id, record.vector_text())]
+    return [("entity", record.id, record.name)]
+
+
+def _mark(store: Store, namespace: str, embedder: str) -> int:
+    """One mark per record to recompute, unless an interrupted run of the same embedder
+    left some (returns how many it left: those are what is still to do)."""
+    left = store.list_docs(namespace, PENDING, limit=1)
+    if left and left[0].body.get("embedder") == embedder:
+        return store.count_docs(namespace, PENDING)
+    if left:  # another embedder's unfinished run: start over
+        ids = [d.id for d in store.list_docs(namespace, PENDING, limit=10_000_000)]
+        store.apply(Batch(namespace=namespace, drop_docs=[(PENDING, i) for i in ids], quiet=True))
+    marks: list[Doc] = []
     for r in store.iter_records(namespace):
-        if isinstance(r, Episode):
-            out.append(("episode", r.id, r.vector_text()))
-            out += [("chunk", chunk_id(r.id, n), t) for n, t in enumerate(r.chunk_texts(size), 1)]
-        elif isinstance(r, Fact):
-            out.append(("fact", r.id, r.vector_text()))
-        elif isinstance(r, Entity):
-            out.append(("entity", r.id, r.name))
+        if isinstance(r, Episode | Fact | Entity):
+            kind = _KIND[type(r)]
+            marks.append(Doc(PENDING, f"{kind}:{r.id}", {"embedder": embedder}))
+        if len(marks) >= MARKS_PER_BATCH:
+            store.apply(Batch(namespace=namespace, docs=marks, quiet=True))
+            marks = []
+    if marks:
+        store.apply(Batch(namespace=namespace, docs=marks, quiet=True))
+    return 0
+
+
+def _records(store: Store, namespace: str, ids: list[str]) -> list[Episode | Fact | Entity]:
+    by_kind: dict[str, list[str]] = {}
+    for mark in ids:
+        kind, _, rid = mark.partition(":")
+        by_kind.setdefault(kind, []).append(rid)
+    out: list[Episode | Fact | Entity] = []
+    out += store.get_episodes(namespace, by_kind.get("episode", []))
+    out += store.get_facts(namespace, by_kind.get("fact", []))
+    out += store.get_entities(namespace, by_kind.get("entity", []))
     return out
 
 
@@ -55,40 +97,61 @@ def reembed(
     apply: bool,
     on_progress: Callable[[int, int], None] | None = None,
     chunk_chars: int = CHUNK_CHARS,
+    batch: int = BATCH,
 ) -> ReembedReport:
     report = ReembedReport(namespace=namespace, embedder=embedder.name, applied=apply)
     if not apply:  # the store counts without reading a record
         counts = store.counts(namespace)
         every = {"episode": "episodes", "fact": "facts_all", "entity": "entities"}
         report.counts = {kind: counts[key] for kind, key in every.items() if counts.get(key)}
+        left = store.list_docs(namespace, PENDING, limit=1)
+        if left and left[0].body.get("embedder") == embedder.name:
+            report.resumed = store.count_docs(namespace, PENDING)
         return report
-    texts = _texts(store, namespace, chunk_chars)
-    for kind, _, _ in texts:
-        report.counts[kind] = report.counts.get(kind, 0) + 1
-    if not texts:
-        return report
-    kind, rid, _ = texts[0]
-    stored = store.get_vectors(namespace, kind, [rid]).get(rid)
-    if stored is not None and len(stored) != embedder.dim:
-        raise InvalidInputError(
-            f"the stored vectors have {len(stored)} dimensions and {embedder.name} gives "
-            f"{embedder.dim}",
-            field="embedder",
-            hint="export the namespace, then import it into a vault configured with the new "
-            "embedder",
-        )
+    _check_dimension(store, embedder, namespace)
     started = time.perf_counter()
-    for start in range(0, len(texts), BATCH):
-        part = texts[start : start + BATCH]
-        matrix = embedder.embed([t for _, _, t in part])
+    report.resumed = _mark(store, namespace, embedder.name)
+    total, done = store.count_docs(namespace, PENDING), 0
+    while marks := store.list_docs(namespace, PENDING, limit=batch):
+        ids = [d.id for d in marks]
+        records = _records(store, namespace, ids)
+        texts = [t for r in records for t in _texts(r, chunk_chars)]
+        matrix = embedder.embed([t for _, _, t in texts]) if texts else None
         store.apply(
             Batch(
                 namespace=namespace,
-                vectors=[VectorRecord(k, i, matrix[n]) for n, (k, i, _) in enumerate(part)],
+                vectors=[
+                    VectorRecord(k, i, matrix[n])  # type: ignore[index]
+                    for n, (k, i, _) in enumerate(texts)
+                ],
+                drop_docs=[(PENDING, i) for i in ids],
             )
         )
+        for kind, _, _ in texts:
+            report.counts[kind] = report.counts.get(kind, 0) + 1
+        done += len(ids)
         if on_progress:
-            on_progress(start + len(part), len(texts))
+            on_progress(min(done, total), max(total, done))
     store.prepare_search(namespace)
     report.seconds = round(time.perf_counter() - started, 2)
     return report
+
+
+def _check_dimension(store: Store, embedder: Embedder, namespace: str) -> None:
+    """Refuse an embedder of another dimension before anything is written: the first stored
+    vector says the namespace's."""
+    for r in store.iter_records(namespace):
+        if not isinstance(r, Episode | Fact | Entity):
+            continue
+        stored = store.get_vectors(namespace, _KIND[type(r)], [r.id]).get(r.id)
+        if stored is None:
+            continue
+        if len(stored) != embedder.dim:
+            raise InvalidInputError(
+                f"the stored vectors have {len(stored)} dimensions and {embedder.name} gives "
+                f"{embedder.dim}",
+                field="embedder",
+                hint="export the namespace, then import it into a vault configured with the "
+                "new embedder",
+            )
+        return

@@ -1,6 +1,7 @@
 """`reembed`: a vault whose episode vectors were computed with the speaker's name (before
 docs/decisions/0009) gets vectors of what was said; a dry run changes nothing, a second run
-gives the same vectors, an embedder of another dimension is refused before any write."""
+gives the same vectors, an embedder of another dimension is refused before any write, and an
+interrupted run is finished by the next without computing any vector twice."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from memvault import FixedClock, MemVault
 from memvault.cli.main import app
 from memvault.embed import HashingEmbedder
 from memvault.errors import InvalidInputError
+from memvault.ingest.reembed import PENDING, reembed
 from memvault.kg.model import Episode
 from memvault.kg.store import Batch, VectorRecord
 
@@ -104,8 +106,51 @@ def test_the_command_previews_then_applies(tmp_path: Path) -> None:
     dry = runner.invoke(app, ["--db", str(db), "reembed", "-n", "maya", "--json"], env=env)
     assert dry.exit_code == 0, dry.stdout
     body = json.loads(dry.stdout)
-    assert body["applied"] is False and body["counts"]["episode"] == 3
+    assert body["applied"] is False and body["counts"]["episode"] == 3 and body["resumed"] == 0
+    long = "A long note about the garden and the plans for it. " * 60  # past one vector
+    runner.invoke(app, ["--db", str(db), "write", long, "-n", "maya"], env=env)
     done = runner.invoke(app, ["--db", str(db), "reembed", "-n", "maya", "--apply"], env=env)
-    assert done.exit_code == 0 and "3 episodes" in done.stdout and "re-embedded" in done.stdout
+    assert done.exit_code == 0 and "4 episodes" in done.stdout and "re-embedded" in done.stdout
+    assert " chunks" in done.stdout, done.stdout  # the long note's chunk vectors
     unknown = runner.invoke(app, ["--db", str(db), "reembed", "-n", "mayaa", "--apply"], env=env)
     assert unknown.exit_code == 2 and "namespaces: maya" in unknown.stderr
+
+
+class _Dies:
+    """An embedder that stops the process (an exception, between committed batches) after
+    ``calls`` embeddings, counting the texts it embedded."""
+
+    def __init__(self, inner: HashingEmbedder, calls: int | None) -> None:
+        self.inner, self.calls, self.texts = inner, calls, 0
+        self.name, self.dim, self.fallback = inner.name, inner.dim, False
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if self.calls is not None:
+            if self.calls == 0:
+                raise KeyboardInterrupt
+            self.calls -= 1
+        self.texts += len(texts)
+        return self.inner.embed(texts)
+
+
+def test_an_interrupted_run_is_finished_by_the_next_without_recomputing_a_vector(
+    vault: MemVault,
+) -> None:
+    for i in range(40):
+        vault.write(f"Note {i}: Maya met Ana about the garden plan {i}.", namespace="maya")
+    records = vault.reembed(namespace="maya")
+    total = sum(records.counts.values())
+    first = _Dies(HashingEmbedder(), calls=2)
+    with pytest.raises(KeyboardInterrupt):
+        reembed(vault.store, first, "maya", apply=True, batch=10)
+    assert first.texts > 0
+    waiting = vault.reembed(namespace="maya")  # the dry run says what is left
+    assert 0 < waiting.resumed == total - 20
+    second = _Dies(HashingEmbedder(), calls=None)
+    done = reembed(vault.store, second, "maya", apply=True, batch=10)
+    assert done.resumed == total - 20 and second.texts == sum(done.counts.values())
+    assert first.texts + second.texts == total  # every vector computed exactly once
+    assert vault.store.count_docs("maya", PENDING) == 0
+    again = _Dies(HashingEmbedder(), calls=None)  # a finished run: a new one starts over
+    assert reembed(vault.store, again, "maya", apply=True).resumed == 0
+    assert again.texts == total
