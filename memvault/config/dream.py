@@ -218,13 +218,15 @@ class UpdateSettings(BaseModel):
         "every link waits for review.",
     )
     candidate_cosine: float = Field(
-        default=0.6,
+        default=0.1,
         ge=-1,
         le=1,
-        description="With a model configured: older statements of the same speaker this close "
-        "to a new one are judged too (beside the rules' pairs).",
+        description="With a model configured: the older statements of the same speaker nearest "
+        "to a new one are judged too (beside the rules' pairs), if at least this close.",
     )
-    candidates_per_episode: int = Field(default=3, ge=0, le=20, description="Of those, at most.")
+    candidates_per_episode: int = Field(
+        default=5, ge=0, le=20, description="Of those, the nearest this many."
+    )
     batch: int = Field(default=20, ge=1, le=200, description="Pairs per model call.")
 
 

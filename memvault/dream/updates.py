@@ -46,15 +46,23 @@ def _nearby(
     vectors: Mapping[str, np.ndarray],
     s: UpdateSettings,
 ) -> list[tuple[str, str]]:
-    """(old id, new id): older statements of the speaker close to each new one."""
+    """(old id, new id): the older statements of the speaker nearest in meaning to each new
+    one, a few (``candidates_per_episode``) above a low floor (``candidate_cosine``): two
+    statements of one change often share few words ("Long day at Copperleaf again." / "Badge
+    photo done, first standup at Nimbus Freight tomorrow.": cosine 0.2-0.4), and the model
+    can only link what it is shown (bench/update_nomination.py). A repeat of the same words
+    is no update (the duplicate merge has it) and is not paired."""
     pairs: list[tuple[str, str]] = []
     for n in new:
         if n.id not in vectors:
             continue
+        words = " ".join(n.content.lower().split())
         older = [
             e
             for e in by_speaker[(n.speaker or "").lower()]
-            if e.occurred_at < n.occurred_at and e.id in vectors
+            if e.occurred_at < n.occurred_at
+            and e.id in vectors
+            and " ".join(e.content.lower().split()) != words
         ]
         if not older:
             continue
