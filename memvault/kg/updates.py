@@ -28,6 +28,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from memvault.language.stem import stem
+
 _NAME = r"((?:[A-Z][\w'&.-]*)(?:\s+(?:[A-Z][\w'&.-]*|of|de|du|la|le|van|von|del))*)"
 _PERSON = r"([A-Z][a-z][\w'-]*)"
 _DIETS = (
@@ -350,15 +352,7 @@ def chains(said: Iterable[Said]) -> list[Link]:
     return links
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    return word[:-1] if word.endswith("e") and len(word) > 3 else word
-
-
-_ASKED = {a: {_stem(w) for w in words} for a, words in QUESTION_WORDS.items()}
+_ASKED = {a: {stem(w) for w in words} for a, words in QUESTION_WORDS.items()}
 # getting to work asks how, not for whom: "how do I get to work now?" is about a commute
 _TO_WORK = re.compile(
     r"\b(?:get|gets|getting|go|goes|going|drive|driving|ride|riding|walk|walking|cycle|"
@@ -388,11 +382,11 @@ def asking_words(query: str) -> str:
 def asked_attributes(query: str, extra: Sequence[str] = ()) -> set[str]:
     """The attributes a question is about, by its words (``extra``: attribute names a model
     gave, matched by their own words)."""
-    stems = {_stem(w) for w in _WORD.findall(asking_words(query).lower())}
+    stems = {stem(w) for w in _WORD.findall(asking_words(query).lower())}
     found = {a for a, words in _ASKED.items() if stems & words}
     if _TO_WORK.search(query):
         found.add("commute")
     for name in extra:
-        if {_stem(w) for w in _WORD.findall(name.lower())} & stems:
+        if {stem(w) for w in _WORD.findall(name.lower())} & stems:
             found.add(name)
     return found

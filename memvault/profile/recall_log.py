@@ -24,6 +24,7 @@ from typing import Any
 
 from memvault.errors import InvalidInputError, NotFoundError
 from memvault.kg.store import Batch, Doc, Store
+from memvault.language.stem import stem
 
 LOG, GAP = "recall_log", "knowledge_gap"
 VERDICTS = ("correct", "incorrect", "ambiguous")
@@ -47,19 +48,10 @@ _INTENTS = [
 ]
 
 
-def _stem(word: str) -> str:
-    """A crude stem: live, lives, living, lived → liv."""
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            word = word[: -len(suffix)]
-            break
-    return word[:-1] if len(word) > 3 and word.endswith("e") else word
-
-
 def signature(query: str) -> str:
     plain = re.sub(r"['’]s\b", "", query.lower())  # Maya's dentist → maya dentist
     words = re.findall(r"[a-z0-9][a-z0-9-]*", plain)
-    return " ".join(sorted({_stem(w) for w in words if w not in _STOP}))
+    return " ".join(sorted({stem(w) for w in words if w not in _STOP}))
 
 
 def intent(query: str) -> str:

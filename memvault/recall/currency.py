@@ -29,6 +29,7 @@ from datetime import datetime
 
 from memvault.kg.model import Fact, fact_order, normalize_name
 from memvault.kg.updates import asking_words
+from memvault.language.stem import stem
 
 _HISTORY = re.compile(
     r"\b(before|used to|previous(ly)?|former(ly)?|originally|at first|earlier|"
@@ -44,18 +45,8 @@ def is_history_question(query: str) -> bool:
     return bool(_HISTORY.search(query))
 
 
-def _stem(word: str) -> str:
-    """live, lives, lived, living → liv; works, working → work (enough to match a question's
-    verb with a predicate's)."""
-    for suffix in ("ing", "ed", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    return word[:-1] if word.endswith("e") and len(word) > 3 else word
-
-
 def stems(text: str) -> set[str]:
-    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP}
+    return {stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP}
 
 
 @dataclass
