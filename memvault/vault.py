@@ -247,6 +247,7 @@ class MemVault(
         ns = self.ns(namespace)
         self._check_embedder(ns, writing=False)
         at = ensure_utc(as_of, "as_of") if as_of else None
+        mark = self.store.watermark(ns)  # read once: the recaller's caches and the log use it
         warm = None
         if session_id and at is None:
             from memvault.profile import prefetch
@@ -260,7 +261,9 @@ class MemVault(
             for h in hits:
                 h.explanation.prefetched = note
         else:
-            hits = self.recaller.recall(ns, query.strip(), k=k, now=self.now(now), as_of=at)
+            hits = self.recaller.recall(
+                ns, query.strip(), k=k, now=self.now(now), as_of=at, mark=mark
+            )
         if persona and self.settings.persona.recall_hits:
             from memvault.persona.recall import persona_hits
 
@@ -271,7 +274,7 @@ class MemVault(
         result.vectors_pending = self.vectors_pending(namespace=ns)
         # the recall log (verdicts and gaps read it, ranking never); a namespace nothing was
         # written to is not created by asking it
-        if self.settings.recall.log and self.store.watermark(ns) > 0:
+        if self.settings.recall.log and mark > 0:
             result.recall_id = new_id()
             doc = recall_log.log_doc(
                 result.recall_id,

@@ -18,6 +18,7 @@ SIGNALS = (
 class Candidates:
     def __init__(self, namespace: str):
         self.ns = namespace
+        self.mark = 0  # the namespace's watermark when this recall began
         self.keys: dict[Key, None] = {}  # insertion-ordered set
         self.signal: dict[str, dict[Key, float]] = {name: {} for name in SIGNALS}
         self.ranks: dict[Key, dict[str, int]] = defaultdict(dict)

@@ -96,13 +96,18 @@ class Recaller:
         k: int,
         now: datetime,
         as_of: datetime | None = None,
+        mark: int | None = None,
     ) -> list[Hit]:
+        """``mark``: the namespace's watermark when the caller has just read it (one read per
+        recall: the caches of speakers and sizes are keyed on it)."""
         at = as_of or now
-        spoke = self._speakers(namespace)
+        mark = self.store.watermark(namespace) if mark is None else mark
+        spoke = self._speakers(namespace, mark)
         speakers = () if self.s.speakers_in_query_vector else spoke
         vector = self._embed_query(vector_text(query, speakers))
         n = max(self.s.candidates, 3 * k)
         c = Candidates(namespace)
+        c.mark = mark
         self._gather(c, query, vector, n)
         if not c.keys:
             return []
@@ -123,11 +128,11 @@ class Recaller:
             _settle()
         return hits
 
-    def _speakers(self, namespace: str) -> set[str]:
+    def _speakers(self, namespace: str, now_mark: int) -> set[str]:
         """Everyone who spoke in the namespace, read from the episodes written since the last
         recall (a name whose turns were all deleted stays: it only leaves a query vector)."""
         mark, names = self._spoke.get(namespace, (0, set()))
-        if self.store.watermark(namespace) != mark:
+        if now_mark != mark:
             mark, new = self.store.speakers_since(namespace, mark)
             names = names | new
             self._spoke[namespace] = (mark, names)
@@ -153,7 +158,7 @@ class Recaller:
                 nearest = self._with_chunks(c.ns, nearest, vector, n)
             c.add_channel("dense", kind, nearest)
             found = self.store.keyword_topk(c.ns, kind, terms, n)
-            c.add_channel("keyword", kind, self._telling(c.ns, kind, found))
+            c.add_channel("keyword", kind, self._telling(c, kind, found))
         c.query_entities = self.store.find_entities(c.ns, name_candidates(query))
         self._graph(c, n)
         windows = phrase_windows(query, self.s.phrase_words)
@@ -180,7 +185,7 @@ class Recaller:
         return sorted(best.items(), key=lambda kv: -kv[1])[:n]
 
     def _telling(
-        self, namespace: str, kind: Literal["episode", "fact"], found: list[tuple[str, float]]
+        self, c: Candidates, kind: Literal["episode", "fact"], found: list[tuple[str, float]]
     ) -> list[tuple[str, float]]:
         """Keyword matches without those that tell nothing apart. bm25 gives a word found in
         at least half of the records no idf (FTS5 floors it at 1e-6), so a record that
@@ -190,15 +195,11 @@ class Recaller:
         matched every turn on "Maya": decision 0010). A few such matches among many
         records (one of two, or stats shared with other namespaces) stay."""
         weak = sum(1 for _, score in found if score <= NO_EVIDENCE)
-        if weak == 0 or 2 * weak <= self._total(namespace, kind):
+        if weak == 0 or 2 * weak <= self._total(c.ns, kind, c.mark):
             return found
         return [(rid, score) for rid, score in found if score > NO_EVIDENCE]
 
-    def _episode_total(self, namespace: str) -> int:
-        return self._total(namespace, "episode")
-
-    def _total(self, namespace: str, kind: Literal["episode", "fact"]) -> int:
-        mark = self.store.watermark(namespace)
+    def _total(self, namespace: str, kind: Literal["episode", "fact"], mark: int) -> int:
         cached = self._sizes.get(namespace)
         if cached is None or cached[0] != mark:
             counts = self.store.counts(namespace)
@@ -209,7 +210,7 @@ class Recaller:
     def _graph(self, c: Candidates, n: int) -> None:
         """Episodes and facts tied to the entities the query names; rare entities weigh more,
         and entities in a large share of all episodes (a chat's speakers) seed nothing."""
-        total = self._episode_total(c.ns)
+        total = self._total(c.ns, "episode", c.mark)
         informative = [
             e for e in c.query_entities if e.mention_count <= self.s.graph_max_entity_share * total
         ]
