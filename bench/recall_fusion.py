@@ -57,6 +57,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "common words 20%": {"common_term_share": 0.2},
     "no chunks": {"chunks": False},
     "no grouping": {"group_cosine": 0.0},
+    "complete linkage": {"group_linkage": "complete"},
     "decay floor 0": {"decay_floor": 0.0},
     **{
         f"groups {cos}, band {band}": {"group_cosine": cos, "group_band": band}

@@ -100,6 +100,11 @@ class RecallSettings(BaseModel):
         "close in meaning form a group, and inside the results the group's places go to its "
         "members newest first (0: off; memvault/recall/groups.py).",
     )
+    group_linkage: Literal["single", "complete"] = Field(
+        default="single",
+        description="single: statements linked through others join one group; complete: "
+        "each member must be close to every other.",
+    )
     group_top: int = Field(
         default=30, ge=2, le=200, description="Leading episodes looked at for groups."
     )

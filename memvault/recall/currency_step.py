@@ -76,7 +76,9 @@ class CurrencyStep:
             if score[key] >= self.s.group_band * top and (i := key[1]) in c.episodes
         ]
         vectors = self.store.get_vectors(c.ns, "episode", ids)
-        return groups.newest_of_groups([c.episodes[i] for i in ids], vectors, self.s.group_cosine)
+        return groups.newest_of_groups(
+            [c.episodes[i] for i in ids], vectors, self.s.group_cosine, self.s.group_linkage
+        )
 
     def judge(
         self,

@@ -40,16 +40,23 @@ def asks_about_now(query: str) -> bool:
 
 
 def newest_of_groups(
-    episodes: Sequence[Episode], vectors: Mapping[str, np.ndarray], threshold: float
+    episodes: Sequence[Episode],
+    vectors: Mapping[str, np.ndarray],
+    threshold: float,
+    linkage: str = "single",
 ) -> dict[str, list[str]]:
     """Groups of ``episodes`` (one speaker each) whose vectors are at least ``threshold``
-    apart in cosine, linked transitively: the newest of each group → the others."""
+    apart in cosine: the newest of each group → the others. ``single``: linked
+    transitively; ``complete``: each member close to every other (in the order given, best
+    first, an episode joins the first group it is close to all of)."""
     have = [e for e in episodes if e.id in vectors]
     if len(have) < 2 or threshold <= 0:
         return {}
     matrix = np.stack([vectors[e.id] for e in have]).astype(np.float32)
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-12
     close = matrix @ matrix.T >= threshold
+    if linkage == "complete":
+        return _newest(have, _cliques(have, close))
     parent = list(range(len(have)))
 
     def root(i: int) -> int:
@@ -66,8 +73,25 @@ def newest_of_groups(
     groups: dict[int, list[Episode]] = {}
     for i, e in enumerate(have):
         groups.setdefault(root(i), []).append(e)
+    return _newest(have, list(groups.values()))
+
+
+def _cliques(have: Sequence[Episode], close: np.ndarray) -> list[list[Episode]]:
+    speakers = [(e.speaker or "").lower() for e in have]
+    groups: list[list[int]] = []
+    for i in range(len(have)):
+        for g in groups:
+            if speakers[g[0]] == speakers[i] and all(close[i, j] for j in g):
+                g.append(i)
+                break
+        else:
+            groups.append([i])
+    return [[have[i] for i in g] for g in groups]
+
+
+def _newest(have: Sequence[Episode], groups: list[list[Episode]]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    for members in groups.values():
+    for members in groups:
         if len(members) < 2:
             continue
         newest = max(members, key=episode_order)
