@@ -44,6 +44,19 @@ def ranked_by_memvault(
     }
 
 
+def recall_variants(items: list[str]) -> dict[str, dict[str, Any]]:
+    """``--recall`` values (KEY=JSON, or a JSON object of several settings) by name, after
+    the shipped settings ("default")."""
+    variants: dict[str, dict[str, Any]] = {"default": {}}
+    for item in items:
+        if item.lstrip().startswith("{"):
+            variants[item] = json.loads(item)
+        else:
+            key, _, value = item.partition("=")
+            variants[item] = {key: json.loads(value)}
+    return variants
+
+
 def by_split(questions: list[dict[str, Any]], ranked: dict, k: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for split in ("dev", "test"):
@@ -60,13 +73,7 @@ def main() -> None:
     parser.add_argument("--recall", action="append", default=[], metavar="KEY=JSON")
     parser.add_argument("--no-dream", action="store_true", help="Skip the after-dream runs.")
     args = parser.parse_args()
-    variants: dict[str, dict[str, Any]] = {"default": {}}
-    for item in args.recall:  # KEY=JSON, or a JSON object of several settings
-        if item.lstrip().startswith("{"):
-            variants[item] = json.loads(item)
-        else:
-            key, _, value = item.partition("=")
-            variants[item] = {key: json.loads(value)}
+    variants = recall_variants(args.recall)
     result: dict[str, Any] = {"benchmark": "currency_heldout", "people": args.people,
                               "seed": args.seed}  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:

@@ -24,6 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from currency_heldout import recall_variants
 from sticky_data import CATCH_ALL, TOPICS, Question, notes, questions
 
 from memvault import MemVault
@@ -84,13 +85,7 @@ def main() -> None:
     )
     parser.add_argument("--recall", action="append", default=[], metavar="KEY=JSON")
     args = parser.parse_args()
-    variants: dict[str, dict[str, Any]] = {"default": {}}
-    for item in args.recall:  # KEY=JSON, or a JSON object of several settings
-        if item.lstrip().startswith("{"):
-            variants[item] = json.loads(item)
-        else:
-            key, _, value = item.partition("=")
-            variants[item] = {key: json.loads(value)}
+    variants = recall_variants(args.recall)
     result: dict[str, Any] = {"benchmark": "sticky_feedback", "queries": args.queries,
                               "vague": args.vague, "seed": args.seed,
                               "dream_every": args.dream_every, "confirm": args.confirm}  # fmt: skip
