@@ -118,8 +118,10 @@ class GraphView:
                 co_mentions=co_mentions,
             ),
         }
+        speakers = self.ws.speaker_entities()  # the people talking are no finding
         out: list[Discovery] = []
         for items in found.values():
+            items = [d for d in items if not speakers & set(d.entities)]
             items.sort(key=lambda d: (-d.score, d.entities))
             out += items[: s.discovery_max_per_kind]
         return out

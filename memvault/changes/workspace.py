@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from memvault.changes.plan import Change, ChangeKind, Impact, Reason
-from memvault.kg.model import Entity, Episode, Fact, Mention, Session
+from memvault.kg.model import Entity, Episode, Fact, Mention, Session, normalize_name
 from memvault.kg.store import Store
 from memvault.persona.model import LIVE, Attitude, Skill
 
@@ -179,6 +179,17 @@ class Workspace:
     # -- read helpers -----------------------------------------------------------------------
     def get(self, kind: ChangeKind, rid: str) -> AnyRecord | None:
         return self._table(kind).get(rid)
+
+    def speaker_entities(self) -> set[str]:
+        """Ids of the entities that are the namespace's own speakers (by name or alias): the
+        people talking are central and mentioned everywhere by construction, so they are
+        neither a finding nor a gap."""
+        speakers = {normalize_name(e.speaker) for e in self.episodes.values() if e.speaker}
+        return {
+            i
+            for i, entity in self.entities.items()
+            if speakers & {normalize_name(n) for n in entity.names()}
+        }
 
     def live_facts(self) -> list[Fact]:
         """Facts the vault still holds as true now (not superseded, not retired)."""

@@ -37,7 +37,8 @@ def derive_reflection(stats: Mapping[str, Any]) -> Reflection:
     insights.append(
         f"{new['episodes']} new memories in {new['sessions']} session(s) since the last dream"
     )
-    central = stats["central_entities"]
+    # the namespace's own speakers are central and unnamed by facts by construction
+    central = [c for c in stats["central_entities"] if not c.get("speaker")]
     if central:
         names = ", ".join(c["entity"] for c in central[:3])
         insights.append(f"most central now: {names}")

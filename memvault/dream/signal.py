@@ -75,4 +75,8 @@ def central_entities(ws: Workspace, new_episode_ids: list[str], top: int = 10) -
         seeds,
         top=top,
     )
-    return [{"entity": ws.entities[i].name, "score": round(s, 5)} for i, s in ranked]
+    speakers = ws.speaker_entities()
+    return [
+        {"entity": ws.entities[i].name, "score": round(s, 5), "speaker": i in speakers}
+        for i, s in ranked
+    ]

@@ -1,6 +1,7 @@
 """The dream's judge: litellm through ``mock_response`` (batched, counted per stage), the
-rules settling what the timeline can before anything reaches a model, and a sure coexist
-remembered until new evidence arrives."""
+rules settling what the timeline can before anything reaches a model, a sure coexist
+remembered until new evidence arrives; and the reflection, which leaves the people talking
+out of its gaps."""
 
 from __future__ import annotations
 
@@ -134,3 +135,24 @@ def test_a_sure_coexist_is_remembered_until_new_evidence_arrives(tmp_path: Path)
     judged = dream(LATER + timedelta(days=2))
     assert judged["llm"]["dream.consolidate"]["calls"] == 1
     assert judged["stages"]["consolidate"]["remembered"] == 0
+
+
+def test_the_people_talking_are_no_gap_and_not_the_news(tmp_path: Path) -> None:
+    """Two speakers who name each other all the time are the most central entities of
+    their chat and no fact names them: the reflection neither lists them as gaps nor as
+    what is central now (on LoCoMo both speakers led both lists)."""
+    lines = [
+        ("Caroline", "Melanie, I went to the LGBTQ support group yesterday."),
+        ("Melanie", "Caroline, that's great! The Pottery class was fun too."),
+        ("Caroline", "Thanks Melanie. The Pottery pieces look great."),
+        ("Melanie", "Caroline, the support group sounds powerful."),
+        ("Caroline", "Melanie, my Pottery mug cracked in the kiln, sadly."),
+        ("Melanie", "Oh no Caroline! The Pottery teacher can help."),
+    ]
+    with MemVault.open(tmp_path / "c.db", embedder=HashingEmbedder(), clock=FixedClock(LATER)) as v:
+        for i, (who, text) in enumerate(lines):
+            v.write(text, speaker=who, session_id=f"s{i}", now=day(i))
+        found = v.dream(force=True).report["stages"]["reflect"]
+    said = " ".join(found["insights"] + found["gaps"])
+    assert "Caroline" not in said and "Melanie" not in said, said
+    assert "Pottery" in said  # what they talk about still is
