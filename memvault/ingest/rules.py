@@ -241,7 +241,11 @@ def _base(word: str) -> str:
 
 
 def _common(word: str) -> bool:
-    return word.lower().strip("'’") in _COMMON or _base(word) in _COMMON
+    """A word no name is: a common word, or a verb's contraction ("Don't", "Isn't": a
+    possessive stays a name, "Ana's")."""
+    plain = word.lower().replace("’", "'").strip("'")
+    contracted = plain.endswith(("n't", "'re", "'ve", "'ll", "'d", "'m"))
+    return contracted or plain in _COMMON or _base(word) in _COMMON
 
 
 def _opener(word: str, *, alone: bool) -> bool:

@@ -49,6 +49,9 @@ def test_named_entities_skip_sentence_starters_and_type_by_cue() -> None:
     [
         # a contraction of a common word is no name: "It's" was read as the entity "It"
         ("It's great. That's fun! You're right, Mel. Can't wait.", {"Mel"}),
+        # nor is any verb's contraction ("Don't", "Isn't" were LoCoMo entities); a
+        # possessive still names its owner
+        ("Don't worry. Isn't it odd? Won't happen. Ana's cat is fine.", {"Ana"}),
         # words that open a chat sentence; an adjective only when no name follows it
         ("Sounds good! Big change: I moved. Long week.", set()),
         ("Thankfully Oliver came. Seeing Caroline happy was great.", {"Oliver", "Caroline"}),
