@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from memvault.embed import Embedder
 from memvault.errors import InvalidInputError
 from memvault.kg.model import Entity, Episode, Fact, VectorKind, chunk_id
@@ -116,16 +118,10 @@ def reembed(
         ids = [d.id for d in marks]
         records = _records(store, namespace, ids)
         texts = [t for r in records for t in _texts(r, chunk_chars)]
-        matrix = embedder.embed([t for _, _, t in texts]) if texts else None
+        matrix = embedder.embed([t for _, _, t in texts]) if texts else np.empty((0, 0))
+        vectors = [VectorRecord(k, i, row) for (k, i, _), row in zip(texts, matrix, strict=True)]
         store.apply(
-            Batch(
-                namespace=namespace,
-                vectors=[
-                    VectorRecord(k, i, matrix[n])  # type: ignore[index]
-                    for n, (k, i, _) in enumerate(texts)
-                ],
-                drop_docs=[(PENDING, i) for i in ids],
-            )
+            Batch(namespace=namespace, vectors=vectors, drop_docs=[(PENDING, i) for i in ids])
         )
         for kind, _, _ in texts:
             report.counts[kind] = report.counts.get(kind, 0) + 1
