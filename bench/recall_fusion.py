@@ -59,6 +59,8 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "no grouping": {"group_cosine": 0.0},
     "complete linkage": {"group_linkage": "complete"},
     "decay floor 0": {"decay_floor": 0.0},
+    "repeats folded": {"fold_repeats": True},
+    "named statements grouped": {"group_named": True},
     **{
         f"groups {cos}, band {band}": {"group_cosine": cos, "group_band": band}
         for cos in (0.3, 0.4)

@@ -54,10 +54,15 @@ def score(questions: list[dict], ranked: dict[str, list[str]], k: int) -> dict[s
     }
 
 
-def memvault_ranked(turns: Path, questions: Path, k: int, dream: bool) -> tuple[dict, float]:
+def memvault_ranked(
+    turns: Path, questions: Path, k: int, dream: bool, recall: dict | None = None
+) -> tuple[dict, float]:
     out = io.StringIO()
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp, MemVault.open(Path(tmp) / "t.db") as vault:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        MemVault.open(Path(tmp) / "t.db", recall=recall or {}) as vault,
+    ):
         run_recall_eval(
             vault, turns, questions, k=k, out=out, after_ingest=dream_each if dream else None
         )
@@ -98,7 +103,18 @@ def main() -> None:
     parser.add_argument("--people", type=int, default=12)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--k", type=int, default=10)
+    parser.add_argument(
+        "--recall",
+        action="append",
+        default=[],
+        metavar="KEY=JSON",
+        help="Also run memvault with a recall setting changed (as bench/currency_heldout.py).",
+    )
     args = parser.parse_args()
+    from currency_heldout import recall_variants  # it imports this module
+
+    variants = recall_variants(args.recall)
+    variants.pop("default")
     with tempfile.TemporaryDirectory() as tmp:
         turns_path, questions_path = write(Path(tmp), args.people, args.seed)
         turns = read_jsonl(turns_path, ("conv_id", "turn_id", "text"))
@@ -106,6 +122,15 @@ def main() -> None:
         before, t_before = memvault_ranked(turns_path, questions_path, args.k, dream=False)
         after, t_after = memvault_ranked(turns_path, questions_path, args.k, dream=True)
         bm, dense, unnamed = baseline_ranked(turns, questions, args.k)
+        extra = {
+            f"memvault {name} {'after' if dream else 'before'} dream": score(
+                questions,
+                memvault_ranked(turns_path, questions_path, args.k, dream, over)[0],
+                args.k,
+            )
+            for name, over in variants.items()
+            for dream in (False, True)
+        }
     result = {
         "benchmark": "temporal_updates",
         "people": args.people,
@@ -114,6 +139,7 @@ def main() -> None:
         "questions": len(questions),
         "memvault_before_dream": score(questions, before, args.k),
         "memvault_after_dream": score(questions, after, args.k),
+        **extra,
         "bm25": score(questions, bm, args.k),
         "dense": score(questions, dense, args.k),
         "dense_without_speakers": score(questions, unnamed, args.k),

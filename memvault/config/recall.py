@@ -105,6 +105,16 @@ class RecallSettings(BaseModel):
         description="single: statements linked through others join one group; complete: "
         "each member must be close to every other.",
     )
+    fold_repeats: bool = Field(
+        default=False,
+        description="The same words from the same speaker at several times take one place "
+        "in the results (the others are listed on its hit: explanation.repeats).",
+    )
+    group_named: bool = Field(
+        default=False,
+        description="Leading statements of one speaker that each name something other than "
+        'the speakers are also grouped (two answers to one "which" question).',
+    )
     group_top: int = Field(
         default=30, ge=2, le=200, description="Leading episodes looked at for groups."
     )

@@ -29,6 +29,9 @@ class Candidates:
         # (signal, key) -> the episode whose score lent that lift (context, session)
         self.lent: dict[tuple[str, Key], str] = {}
         self.quoting: list[str] = []  # episodes a phrase search found (may quote the query)
+        self.mentions: dict[str, set[str]] = defaultdict(set)  # episode → entities it names
+        self.speaking: set[str] = set()  # the entities of the leading episodes' speakers
+        self.speakers_read: set[str] = set()  # the speakers whose entities were looked up
 
     def add_channel(self, name: str, kind: str, ranked: Sequence[tuple[str, float]]) -> None:
         for rank, (rid, score) in enumerate(ranked, start=1):
@@ -44,7 +47,7 @@ class Candidates:
         """Normalised names the query mentions, from the entities it matched."""
         return {normalize_name(n) for e in self.query_entities for n in e.names()}
 
-    def explain(self, key: Key, factors: Factors) -> Explanation:
+    def explain(self, key: Key, factors: Factors, repeats: Sequence[str] = ()) -> Explanation:
         return Explanation(
             signals={
                 name: round(values[key], 6) for name, values in self.signal.items() if key in values
@@ -52,4 +55,5 @@ class Candidates:
             ranks=dict(self.ranks.get(key, {})),
             entities=list(dict.fromkeys(self.entities.get(key, []))),
             factors=factors,
+            repeats=list(repeats),
         )

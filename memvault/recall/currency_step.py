@@ -62,10 +62,13 @@ class CurrencyStep:
         self.last_dream = last_dream  # episodes written later are judged provisionally
 
     def newest_groups(
-        self, c: Candidates, query: str, score: dict[Key, float]
+        self, c: Candidates, query: str, score: dict[Key, float], answers: set[str]
     ) -> dict[str, list[str]]:
         """For a question about now, the leading episodes that mean the same thing, grouped
-        (memvault.recall.groups): the newest of each → the others."""
+        (memvault.recall.groups): the newest of each → the others. The statements the rules
+        call the answer (``answers``) are among them wherever they scored: a rule knows
+        some wordings of a change, so a newer statement it could not read may replace its
+        answer."""
         if self.s.group_cosine <= 0 or not groups.asks_about_now(query):
             return {}
         leading = sorted((key for key in score if key[0] == "episode"), key=lambda x: -score[x])
@@ -75,10 +78,29 @@ class CurrencyStep:
             for key in leading[: self.s.group_top]
             if score[key] >= self.s.group_band * top and (i := key[1]) in c.episodes
         ]
+        ids += [i for i in sorted(answers) if i in c.episodes and i not in ids]
         vectors = self.store.get_vectors(c.ns, "episode", ids)
+        linked = self._naming(c, ids) if self.s.group_named else set()
         return groups.newest_of_groups(
-            [c.episodes[i] for i in ids], vectors, self.s.group_cosine, self.s.group_linkage
+            [c.episodes[i] for i in ids],
+            vectors,
+            self.s.group_cosine,
+            self.s.group_linkage,
+            linked,
         )
+
+    def _naming(self, c: Candidates, ids: list[str]) -> set[frozenset[str]]:
+        """Pairs of ``ids`` that both name something other than their speakers (two
+        answers to one "which"/"who"/"where" question), from the store's mentions."""
+        unread = [i for i in ids if i not in c.mentions]  # the judge read the leading ones
+        for m in self.store.mentions_of(c.ns, unread) if unread else ():
+            c.mentions[m.episode_id].add(m.entity_id)
+        speakers = {e.speaker for i in ids if (e := c.episodes[i]).speaker} - c.speakers_read
+        if speakers:
+            c.speaking |= {e.id for e in self.store.find_entities(c.ns, sorted(speakers))}
+            c.speakers_read |= speakers
+        named = [i for i in ids if c.mentions.get(i, set()) - c.speaking]
+        return groups.naming_pairs(named)
 
     def judge(
         self,
@@ -101,9 +123,13 @@ class CurrencyStep:
         )[: max(3 * k, 30)]
         episodes = [c.episodes[i] for _, i in leading if i in c.episodes]
         subjects = {f.subject_id for f in c.facts.values()} | {e.id for e in c.query_entities}
-        subjects |= {m.entity_id for m in self.store.mentions_of(c.ns, [e.id for e in episodes])}
+        for m in self.store.mentions_of(c.ns, [e.id for e in episodes]):
+            c.mentions[m.episode_id].add(m.entity_id)
+            subjects.add(m.entity_id)
         speakers = sorted({e.speaker for e in episodes if e.speaker})
-        subjects |= {e.id for e in self.store.find_entities(c.ns, speakers)}
+        c.speaking |= {e.id for e in self.store.find_entities(c.ns, speakers)}
+        c.speakers_read |= set(speakers)
+        subjects |= c.speaking
         facts = self.store.list_facts(
             c.ns, FactQuery(subject_ids=sorted(subjects), limit=s.currency_max_facts)
         )

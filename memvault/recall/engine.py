@@ -121,7 +121,7 @@ class Recaller:
         score = fusion.session_lift(c, score, self.s.channel_weights)
         score = fusion.time_lift(c, score, query, at, self.s.channel_weights)
         verdicts = self.currency.judge(c, query, vector, at, score, k)
-        verdicts.newest = self.currency.newest_groups(c, query, score)
+        verdicts.newest = self.currency.newest_groups(c, query, score, verdicts.episode_answers)
         discount_lent(c, score, verdicts)
         hits = rank(c, score, at, verdicts, k, self.s)
         if self.s.freeze_gc:

@@ -7,6 +7,8 @@ the leading episode candidates, those of one speaker whose vectors are close
 (``group_cosine``) say something about the same thing, and for a question about now the
 newest of such a group ranks just above the best of the others. Nothing is hidden or
 demoted: the older statements keep their scores (and a second pet stays in the list).
+Statements that each name something other than the people talking (``naming_pairs``, from
+the store's mentions) are grouped too: two answers to one "which" question (decision 0016).
 
 A question is about now unless it asks about the past: a history cue ("before", "used to",
 memvault.recall.currency), a past-tense auxiliary or a time marker ("did", "was", "ago",
@@ -44,17 +46,21 @@ def newest_of_groups(
     vectors: Mapping[str, np.ndarray],
     threshold: float,
     linkage: str = "single",
+    linked: set[frozenset[str]] | None = None,
 ) -> dict[str, list[str]]:
     """Groups of ``episodes`` (one speaker each) whose vectors are at least ``threshold``
-    apart in cosine: the newest of each group → the others. ``single``: linked
-    transitively; ``complete``: each member close to every other (in the order given, best
-    first, an episode joins the first group it is close to all of)."""
+    apart in cosine, or that ``linked`` pairs: the newest of each group → the others.
+    ``single``: linked transitively; ``complete``: each member close to every other (in the
+    order given, best first, an episode joins the first group it is close to all of)."""
     have = [e for e in episodes if e.id in vectors]
     if len(have) < 2 or threshold <= 0:
         return {}
     matrix = np.stack([vectors[e.id] for e in have]).astype(np.float32)
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-12
     close = matrix @ matrix.T >= threshold
+    at = {e.id: n for n, e in enumerate(have)}
+    for a, b in (tuple(pair) for pair in linked or () if pair <= at.keys()):
+        close[at[a], at[b]] = close[at[b], at[a]] = True
     if linkage == "complete":
         return _newest(have, _cliques(have, close))
     parent = list(range(len(have)))
@@ -97,3 +103,10 @@ def _newest(have: Sequence[Episode], groups: list[list[Episode]]) -> dict[str, l
         newest = max(members, key=episode_order)
         out[newest.id] = [e.id for e in members if e.id != newest.id]
     return out
+
+
+def naming_pairs(ids: Sequence[str]) -> set[frozenset[str]]:
+    """Every pair of ``ids``: episodes that each name something (a place, an employer, a
+    person other than their speaker) give two answers to a question asking which one; for
+    a question about now, the newer answer leads."""
+    return {frozenset((a, b)) for n, a in enumerate(ids) for b in ids[n + 1 :]}

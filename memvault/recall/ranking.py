@@ -47,9 +47,36 @@ def rank(
     _answers_rank_first(scored, {f.id for f in verdicts.answers}, "fact", s.answer_factor)
     _quotes_rank_first(scored, c.signal["phrase"])
     scored.sort(key=lambda item: (-item[1].score, _order(c, item[0])))
+    repeats = _fold_repeats(scored, c) if s.fold_repeats else {}
     if s.session_cap:
         scored = _spread(scored, c, s.session_cap)
-    return [_hit(c, key, f) for key, f in _newest_first(c, scored[:k], verdicts.newest)]
+    top = _newest_first(c, scored[:k], verdicts.newest)
+    return [_hit(c, key, f, repeats.get(key[1], [])) for key, f in top]
+
+
+def _fold_repeats(scored: list[tuple[Key, Factors]], c: Candidates) -> dict[str, list[str]]:
+    """The same words from the same speaker at several times ("What should I pack for a
+    rainy city break?" asked seven times) take one place, the best scored's: its hit speaks
+    for the others (in its sources and ``explanation.repeats``: "how many times did I …"
+    stays answerable), and the places they held go to other memories. ``scored`` is
+    sorted; it is changed in place. Returns: kept id → folded ids."""
+    first: dict[tuple[str, str], str] = {}
+    folded: dict[str, list[str]] = {}
+    kept: list[tuple[Key, Factors]] = []
+    for item in scored:
+        (kind, rid), _ = item
+        e = c.episodes.get(rid) if kind == "episode" else None
+        if e is None:
+            kept.append(item)
+            continue
+        said = ((e.speaker or "").casefold(), " ".join(e.content.casefold().split()))
+        if said in first:
+            folded.setdefault(first[said], []).append(rid)
+            continue
+        first[said] = rid
+        kept.append(item)
+    scored[:] = kept
+    return folded
 
 
 def _order(c: Candidates, key: Key) -> tuple[object, ...]:
@@ -124,7 +151,7 @@ def _spread(
     return kept + later
 
 
-def _hit(c: Candidates, key: Key, factors: Factors) -> Hit:
+def _hit(c: Candidates, key: Key, factors: Factors, repeats: list[str]) -> Hit:
     kind, rid = key
     if kind == "episode":
         e = c.episodes[rid]
@@ -133,12 +160,13 @@ def _hit(c: Candidates, key: Key, factors: Factors) -> Hit:
             id=rid,
             text=e.content,
             score=factors.score,
-            # a merged episode speaks for the near-duplicates it absorbed
-            source_episode_ids=[rid, *e.metadata.get("merged_from", [])],
+            # a merged episode speaks for the near-duplicates it absorbed, a folded one for
+            # its repeats (how often something was said stays countable)
+            source_episode_ids=[rid, *e.metadata.get("merged_from", []), *repeats],
             episode=e,
             tier=e.tier,
             digest=(e.metadata.get("digest") or {}).get("level"),
-            explanation=c.explain(key, factors),
+            explanation=c.explain(key, factors, repeats),
         )
     f = c.facts[rid]
     return Hit(

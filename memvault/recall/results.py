@@ -19,6 +19,11 @@ class Explanation(BaseModel):
     )
     entities: list[str] = Field(default_factory=list)
     factors: Factors
+    repeats: list[str] = Field(
+        default_factory=list,
+        description="Episodes of the same speaker with the same words at other times, "
+        "folded into this hit (recall.fold_repeats).",
+    )
     prefetched: str | None = Field(
         default=None, description="Served from the session's prefetch cache: why, and when."
     )
@@ -48,6 +53,8 @@ class Explanation(BaseModel):
             extra.append(f"from the time the question names: × {1 + self.signals['time']:.2f}")
         if self.entities:
             extra.append("entities: " + ", ".join(self.entities))
+        if self.repeats:
+            extra.append(f"said {len(self.repeats) + 1} times (the others folded into this one)")
         if self.prefetched:
             extra.append(f"from the prefetch cache: {self.prefetched}")
         return (

@@ -55,3 +55,73 @@ def test_the_newest_of_statements_meaning_the_same_thing_comes_first(tmp_path: P
             "There's a hamster in my life now: Nugget.",
             "Bolt the tortoise moved in with us as well.",
         }
+
+
+def test_a_rules_answer_is_still_checked_for_a_newer_statement(tmp_path: Path) -> None:
+    """The rules read "where I've lived for years" as a statement of residence and rank it
+    first; a later move said in words no rule knows (held-out family 3) means the same thing
+    and takes the lead, and the older statement stays in the results below it."""
+    old = "Greetings from Cork, where I've lived for years."
+    new = "Leaving Cork was hard, but Seville already feels like home."
+    clock = FixedClock(T + timedelta(days=200))
+    with MemVault.open(tmp_path / "v.db", clock=clock) as vault:
+        vault.write(old, speaker="Hanna", session_id="s1", now=T)
+        for n, text in enumerate(FILLER, start=2):
+            vault.write(text, speaker="Hanna", session_id=f"s{n}", now=T + timedelta(days=9 * n))
+        vault.write(new, speaker="Hanna", session_id="s9", now=T + timedelta(days=150))
+        texts = order(vault, "What town does Hanna call home?")
+        assert texts.index(new) < texts.index(old)
+        assert texts[0] == new
+
+
+def test_the_same_words_said_again_take_one_place(tmp_path: Path) -> None:
+    """A line said five times is one hit that lists the four others; the places they held go
+    to other memories (without folding, the default, its copies fill the top 3 and the
+    statement of where Bram lives is not in it)."""
+    line = "Is it worth buying an e-bike for the city?"
+    fact = "Got my residence registration sorted at the Tartu town hall today."
+    clock = FixedClock(T + timedelta(days=100))
+
+    def fill(vault: MemVault) -> list[str]:
+        ids = [
+            vault.write(line, speaker="Bram", session_id=f"s{n}", now=T + timedelta(days=n)).id
+            for n in range(5)
+        ]
+        vault.write(fact, speaker="Bram", session_id="s9", now=T + timedelta(days=20))
+        return ids
+
+    with MemVault.open(tmp_path / "off.db", clock=clock) as off:
+        fill(off)
+        unfolded = off.recall("Which city is Bram in these days?", k=3)
+    assert [h.text for h in unfolded] == [line] * 3
+    with MemVault.open(tmp_path / "on.db", clock=clock, recall={"fold_repeats": True}) as vault:
+        ids = fill(vault)
+        hits = vault.recall("Which city is Bram in these days?", k=3)
+        texts = [h.text for h in hits]
+        assert texts.count(line) == 1 and fact in texts
+        hit = hits[texts.index(line)]
+        assert sorted([hit.id, *hit.explanation.repeats]) == sorted(ids)  # nothing lost
+        assert sorted(hit.source_episode_ids) == sorted(ids)  # still countable
+        assert "said 5 times" in hit.explanation.text()
+
+
+def test_statements_that_each_name_something_answer_one_question(tmp_path: Path) -> None:
+    """ "Onboarding week at Ardent Bio is intense" is not close in meaning to "Long day at
+    Kestrel Pay again" (held-out family 1), but both name something: two answers to "what
+    company", and for a question about now the newer leads (``group_named``)."""
+    old = "Long day at Kestrel Pay again."
+    new = "Onboarding week at Ardent Bio is intense, so many new names."
+    clock = FixedClock(T + timedelta(days=200))
+    found = {}
+    for named in (False, True):
+        with MemVault.open(
+            tmp_path / f"{named}.db", clock=clock, recall={"group_named": named}
+        ) as vault:
+            vault.write(old, speaker="Femi", session_id="s1", now=T)
+            for n, text in enumerate(FILLER, start=2):
+                vault.write(text, speaker="Femi", session_id=f"s{n}", now=T + timedelta(days=9 * n))
+            vault.write(new, speaker="Femi", session_id="s9", now=T + timedelta(days=150))
+            found[named] = order(vault, "What company is Femi at?")
+    assert found[False].index(old) < found[False].index(new)
+    assert found[True].index(new) < found[True].index(old)
+    assert set(found[True]) == set(found[False])  # the same memories, in another order

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 
 from memvault.kg.model import Episode
-from memvault.recall.groups import asks_about_now, newest_of_groups
+from memvault.recall.groups import asks_about_now, naming_pairs, newest_of_groups
 
 T = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -46,3 +46,16 @@ def test_close_statements_of_one_speaker_group_and_the_newest_heads_them() -> No
     assert groups == {"e4": ["e1", "e3"]}  # e2 means something else; e5 is another speaker
     assert newest_of_groups(episodes, vectors, threshold=0.0) == {}  # 0: off
     assert newest_of_groups(episodes[:1], vectors, threshold=0.5) == {}
+
+
+def test_linked_pairs_join_a_group_whatever_their_cosine() -> None:
+    """Statements that each name something (naming_pairs) answer one "which" question: a
+    link joins them though their vectors are far apart; a link to another speaker's
+    statement, or to an episode not among those grouped, joins nothing."""
+    a, c = np.array([1.0, 0.0, 0.0]), np.array([0.0, 0.0, 1.0])
+    episodes = [ep(1), ep(2), ep(3), ep(4, speaker="Assistant")]
+    vectors = {"e1": a, "e2": c, "e3": a * -1, "e4": c}
+    assert newest_of_groups(episodes, vectors, threshold=0.9) == {}
+    linked = naming_pairs(["e1", "e2", "e4", "e9"])
+    assert frozenset(("e1", "e2")) in linked and len(linked) == 6
+    assert newest_of_groups(episodes, vectors, threshold=0.9, linked=linked) == {"e2": ["e1"]}
