@@ -105,6 +105,11 @@ def namespace_for(conv_id: str) -> str:
     return (cleaned or "conv")[:128]
 
 
+def read_turns(path: str | Path) -> list[dict[str, Any]]:
+    """A turns file of the evaluation contract, every row checked (memvault.eval)."""
+    return read_jsonl(path, ("conv_id", "session_id", "turn_id", "text"), _check_turn)
+
+
 def _check_turn(row: dict[str, Any]) -> None:
     row["_episode"] = turn_to_episode(row)  # a malformed date is a problem of the file
 
@@ -245,7 +250,7 @@ def run_recall_eval(
     after_ingest: Callable[[MemVault, dict[str, datetime]], None] | None = None,
     on_progress: Callable[[str, int, int], None] | None = None,
 ) -> EvalReport:
-    turns = read_jsonl(turns_path, ("conv_id", "session_id", "turn_id", "text"), _check_turn)
+    turns = read_turns(turns_path)
     questions = read_jsonl(questions_path, ("conv_id", "question_id", "question"), _check_question)
     known = {str(t["conv_id"]) for t in turns}
     orphans = [

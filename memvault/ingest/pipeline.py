@@ -133,6 +133,7 @@ class Writer:
                 mentioned = {
                     entities.resolve(x.name, x.type, episode.occurred_at).id: None
                     for x in extraction.entities
+                    if not x.tentative or entities.known(x.name)
                 }
                 derived = [
                     self._fact_from_extraction(namespace, xf, episode, entities, now)

@@ -24,6 +24,10 @@ class Entities:
             for n in entity.names():
                 self.by_norm.setdefault(normalize_name(n), entity)
 
+    def known(self, name: str) -> bool:
+        """The namespace (or this batch) already has an entity of this name."""
+        return (normalize_name(name) or name.lower()) in self.by_norm
+
     def resolve(self, name: str, etype: str, seen_at: datetime) -> Entity:
         norm = normalize_name(name) or name.lower()
         entity = self.by_norm.get(norm)

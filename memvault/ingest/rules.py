@@ -188,7 +188,10 @@ _MONTHS = frozenset(
     december
     """.split()
 )
-_CAP_RUN = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:of\s+|the\s+|de\s+|van\s+)?[A-Z][\w'’-]*)*")
+_CAP_RUN = re.compile(
+    r"\b[A-Z][\w'’-]*(?:\s+(?:of\s+(?:the\s+)?|the\s+|de\s+|van\s+)?[A-Z][\w'’-]*)*"
+)
+_QUOTED = re.compile(r"[\"“]([^\"“”\n]{1,80})[\"”]")
 _PLACE_CUE = re.compile(r"\b(?:in|at|to|from|near|visit|visited|visiting)\s+$", re.IGNORECASE)
 _PERSON_CUE = re.compile(
     rf"\bmy (?:{_RELATIONS}|friend|colleague|cousin|aunt|uncle)\s+$", re.IGNORECASE
@@ -208,8 +211,10 @@ def extract(text: str, *, speaker: str | None, subject_hint: str = "user") -> Ex
     entities: dict[str, ExtractedEntity] = {}
     if speaker:
         entities[speaker.lower()] = ExtractedEntity(name=speaker, type="person")
-    for name, etype in _named_entities(text):
-        entities.setdefault(name.lower(), ExtractedEntity(name=name, type=etype))
+    for name, etype, tentative in _named_entities(text):
+        had = entities.get(name.lower())
+        if had is None or (had.tentative and not tentative):
+            entities[name.lower()] = ExtractedEntity(name=name, type=etype, tentative=tentative)
     facts = _facts(text, subject) if _FIRST_PERSON.search(text) else []
     for fact in facts:
         if fact.object_is_entity:
@@ -217,22 +222,63 @@ def extract(text: str, *, speaker: str | None, subject_hint: str = "user") -> Ex
     return Extraction(entities=list(entities.values()), facts=facts)
 
 
-def _named_entities(text: str) -> list[tuple[str, str]]:
-    found: list[tuple[str, str]] = []
+def _named_entities(text: str) -> list[tuple[str, str, bool]]:
+    """Runs of capitalised words: (name, type, tentative). A run that opens a sentence is
+    capitalised because it comes first, not because it is a name ("Horses have such
+    grace!", "Gaming can be…"): it is **tentative** (kept only if the namespace already
+    knows the name: memvault.ingest.pipeline), and so is the rest of it after its first word
+    ("Woah Joanna" → "Joanna"), unless that first word is a verb's -ing or -ed form
+    ("Leaving Bologna was hard" → "Bologna", a name wherever it stands)."""
+    found: list[tuple[str, str, bool]] = []
+    titles = [m for m in _QUOTED.finditer(text) if _title(m.group(1))]
+    for m in titles:
+        found += _name(text[: m.start()], m.group(1).strip(" .,!?").split(), tentative=False)
     for match in _CAP_RUN.finditer(text):
+        if any(t.start() < match.start() < t.end() for t in titles):
+            continue  # part of a quoted title
         words = match.group(0).split()
         opens = _opens_sentence(text, match.start())
         while words and (_common(words[0]) or (opens and _opener(words[0], alone=len(words) == 1))):
             words.pop(0)
+            opens = False  # what follows a dropped word is not first in its sentence
         while words and _common(words[-1]):
             words.pop()
         if not words or (len(words) == 1 and words[0].lower() in _MONTHS):
             continue
-        name = " ".join(words).rstrip("'’").removesuffix("'s").removesuffix("’s")
-        if len(name) < 2:
+        before = text[: match.start()]
+        if opens:
+            rest = words[1:]
+            if rest and rest[0][0].isupper():
+                found += _name(before, rest, tentative=not _verb_form(words[0]))
+            found += _name(before, words, tentative=True)
             continue
-        found.append((name, _entity_type(text[: match.start()], words)))
+        found += _name(before, words, tentative=False)
     return found
+
+
+def _title(quoted: str) -> bool:
+    """A quoted title ("The Name of the Wind", "Inception"), not a quoted sentence ("Always
+    look on the bright side of life", "Maybe later"): at most eight words, the first
+    capitalised, and most of those longer than three letters not lower-case ("Cyberpunk
+    2077")."""
+    words = quoted.strip(" .,!?").split()
+    if not words or len(words) > 8 or not words[0][:1].isupper():
+        return False
+    long = [w for w in words if len(w) > 3] or words
+    return len(long) == 1 or 2 * sum(not w[:1].islower() for w in long) > len(long)
+
+
+def _name(before: str, words: list[str], *, tentative: bool) -> list[tuple[str, str, bool]]:
+    name = " ".join(words).rstrip("'’").removesuffix("'s").removesuffix("’s")
+    if len(name) < 2:
+        return []
+    return [(name, _entity_type(before, words), tentative)]
+
+
+def _verb_form(word: str) -> bool:
+    """An -ing or -ed form ("Leaving", "Compared", "Swapped"): morphology, not a list."""
+    plain = word.lower()
+    return len(plain) > 4 and plain.endswith(("ing", "ed"))
 
 
 def _base(word: str) -> str:
@@ -254,7 +300,11 @@ def _opener(word: str, *, alone: bool) -> bool:
 
 
 def _opens_sentence(text: str, at: int) -> bool:
-    before = text[:at].rstrip(" \t\"'“‘(*-")
+    """First in its sentence, or first inside a quotation ('The sign says, "Always …"')."""
+    spaced = text[:at].rstrip(" \t")
+    if spaced.endswith("“") or (spaced.endswith('"') and spaced.count('"') % 2 == 1):
+        return True  # an opening quotation mark
+    before = spaced.rstrip(" \t\"'“‘(*-")
     return not before or before[-1] in ".!?:;\n"
 
 

@@ -20,6 +20,10 @@ from memvault.llm.port import Prompt
 class ExtractedEntity(BaseModel):
     name: str
     type: str = "unknown"
+    tentative: bool = Field(
+        default=False,
+        description="Only capitalised because it opens a sentence: kept if already known.",
+    )
 
 
 class ExtractedFact(BaseModel):

@@ -45,22 +45,59 @@ def test_named_entities_skip_sentence_starters_and_type_by_cue() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "names"),
+    ("text", "names", "tentative"),
     [
         # a contraction of a common word is no name: "It's" was read as the entity "It"
-        ("It's great. That's fun! You're right, Mel. Can't wait.", {"Mel"}),
+        ("It's great. That's fun! You're right, Mel. Can't wait.", {"Mel"}, set()),
         # nor is any verb's contraction ("Don't", "Isn't" were LoCoMo entities); a
-        # possessive still names its owner
-        ("Don't worry. Isn't it odd? Won't happen. Ana's cat is fine.", {"Ana"}),
+        # possessive still names its owner, though tentatively when it opens a sentence
+        ("Don't worry. Isn't it odd? Won't happen. Ana's cat is fine.", set(), {"Ana"}),
         # words that open a chat sentence; an adjective only when no name follows it
-        ("Sounds good! Big change: I moved. Long week.", set()),
-        ("Thankfully Oliver came. Seeing Caroline happy was great.", {"Oliver", "Caroline"}),
-        ("Big Sur was amazing. Emily came along.", {"Big Sur", "Emily"}),
-        ("Pottery is my new thing.", {"Pottery"}),  # a noun that opens a sentence: a topic
+        ("Sounds good! Big change: I moved. Long week.", set(), set()),
+        ("Thankfully Oliver came. Seeing Caroline happy was great.", {"Oliver", "Caroline"}, set()),
+        # what opens a sentence is capitalised because it comes first: kept only if the
+        # namespace knows the name (memvault.ingest.pipeline), the rest of a run too
+        ("Big Sur was amazing. Emily came along.", set(), {"Big Sur", "Sur", "Emily"}),
+        ("Pottery is my new thing. Horses have such grace!", set(), {"Pottery", "Horses"}),
+        # … unless a verb's -ing or -ed form opens it: what follows is a name
+        (
+            "Leaving Bologna was hard. Compared to Cork, Tallinn is quiet.",
+            {"Bologna", "Cork", "Tallinn"},
+            {"Leaving Bologna", "Compared"},
+        ),
+        ("Woah Joanna, I won!", set(), {"Woah Joanna", "Joanna"}),
+        # a name is a name wherever else it stands in the text
+        ("Max is here. We love Max.", {"Max"}, set()),
     ],
 )
-def test_what_opens_a_sentence_is_not_a_name(text: str, names: set[str]) -> None:
-    assert {e.name for e in extract(text, speaker=None).entities} == names
+def test_what_opens_a_sentence_is_not_a_name(
+    text: str, names: set[str], tentative: set[str]
+) -> None:
+    found = extract(text, speaker=None).entities
+    assert {e.name for e in found if not e.tentative} == names
+    assert {e.name for e in found if e.tentative} == tentative
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ('Thanks! "The Name of the Wind" is great.', "The Name of the Wind"),
+        ('Just finished "A Dance with Dragons" last night.', "A Dance with Dragons"),
+        ('It was called "Inception". Loved it.', "Inception"),
+        ('A game called "Cyberpunk 2077", have you played it?', "Cyberpunk 2077"),
+    ],
+)
+def test_a_quoted_title_is_one_name(text: str, title: str) -> None:
+    """A quoted title is one name, not its capitalised pieces ("Name", "Wind"); a quoted
+    sentence is not a title, and its first word opens a sentence."""
+    assert {e.name for e in extract(text, speaker=None).entities if not e.tentative} == {title}
+
+
+def test_a_quoted_sentence_is_no_title() -> None:
+    found = extract(
+        'The sign says, "Keep looking on the bright side". She said "Maybe later".', speaker=None
+    )
+    assert {e.name for e in found.entities if not e.tentative} == set()
 
 
 def test_object_entities_are_listed() -> None:

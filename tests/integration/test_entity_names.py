@@ -1,0 +1,32 @@
+"""Which capitalised words become entities, through the real write pipeline: a word that
+opens a sentence is capitalised because it comes first ("Horses have such grace!"), so it
+becomes an entity only when the namespace already knows the name; elsewhere a capitalised
+word is a name (bench/entity_names.py measures it on LoCoMo)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from memvault import FixedClock, MemVault
+
+T = datetime(2025, 5, 1, tzinfo=UTC)
+
+
+def names_of(vault: MemVault, episode_id: str) -> set[str]:
+    mentions = vault.store.mentions_of("default", [episode_id])
+    return {e.name for e in vault.store.get_entities("default", [m.entity_id for m in mentions])}
+
+
+def test_what_opens_a_sentence_is_an_entity_only_once_its_name_is_known(tmp_path: Path) -> None:
+    with MemVault.open(tmp_path / "v.db", clock=FixedClock(T + timedelta(days=3))) as vault:
+        first = vault.write("Horses have such grace! Max loves them.", speaker="Ana", now=T)
+        assert names_of(vault, first.id) == {"Ana"}  # "Horses" and "Max" open sentences
+        said = vault.write("We adopted a puppy and named him Max.", speaker="Ana", now=T)
+        assert names_of(vault, said.id) == {"Ana", "Max"}  # in mid-sentence: a name
+        later = vault.write(
+            "Max! He brings us joy. Horses too.", speaker="Ana", now=T + timedelta(days=1)
+        )
+        assert names_of(vault, later.id) == {"Ana", "Max"}  # known now; "Horses" is not
+        moved = vault.write("Leaving Bologna was hard.", speaker="Ana", now=T + timedelta(days=2))
+        assert names_of(vault, moved.id) == {"Ana", "Bologna"}  # after a verb's -ing form
