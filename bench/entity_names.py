@@ -62,7 +62,7 @@ def main() -> None:
             vault.close()
     sampled = {(r["conv_id"], r["turn_id"]) for r in labels if r["sampled"]}
     made_there = {(c, t, n) for (c, t), names in made.items() if (c, t) in sampled for n in names}
-    judged = [label[x] for x in made_there if x in label]
+    judged = {x: _judge(x, label) for x in made_there}
     true_names = [
         r for r in labels if r["name"] and r["is_name"] and (r["conv_id"], r["turn_id"]) in sampled
     ]
@@ -71,21 +71,33 @@ def main() -> None:
         "benchmark": "entity_names",
         "turns_sampled": len(sampled),
         "entities_made_there": len(made_there),
-        "precision": round(sum(judged) / max(len(judged), 1), 3),
+        "precision": round(
+            sum(v for v in judged.values() if v is not None)
+            / max(sum(v is not None for v in judged.values()), 1),
+            3,
+        ),
         "names_there": len(true_names),
         "names_lost": sorted(lost),
-        "unlabelled": sorted(f"{c} {t} {n}" for c, t, n in made_there if (c, t, n) not in label),
+        "unlabelled": sorted(f"{c} {t} {n}" for (c, t, n), v in judged.items() if v is None),
         "entities_in_all_namespaces": total,
     }
     json.dump(result, sys.stdout, indent=2)
     print()
 
 
+def _judge(made: tuple[str, str, str], label: dict[tuple[str, str, str], bool]) -> bool | None:
+    """An entity made in a turn (its names joined by " | ") is a name when any of its names
+    is labelled one; None when none of them is labelled."""
+    conv, turn, names = made
+    found = [label[(conv, turn, n)] for n in names.split(" | ") if (conv, turn, n) in label]
+    return any(found) if found else None
+
+
 def _named(row: dict, made: dict[tuple[str, str], set[str]]) -> bool:
     """A name is kept when an entity of its turn is it, or holds it whole ("The Wheel of
     Time" for "Wheel of Time")."""
     name = normalize_name(row["name"])
-    held = [normalize_name(m) for m in made[(row["conv_id"], row["turn_id"])]]
+    held = [normalize_name(n) for m in made[(row["conv_id"], row["turn_id"])] for n in m.split("|")]
     return any(m == name or f" {name} " in f" {m} " for m in held)
 
 
@@ -94,8 +106,8 @@ def _convs(turns: list[dict]) -> list[str]:
 
 
 def _made(vault: MemVault, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], set[str]]:
-    """(conversation, turn) → the lower-cased names of the entities its episode mentions,
-    its speaker left out."""
+    """(conversation, turn) → the lower-cased names and aliases of the entities its episode
+    mentions, its speaker left out."""
     out: dict[tuple[str, str], set[str]] = defaultdict(set)
     by_conv: dict[str, list[str]] = defaultdict(list)
     for conv, turn in wanted:
@@ -106,12 +118,13 @@ def _made(vault: MemVault, wanted: set[tuple[str, str]]) -> dict[tuple[str, str]
         episodes = {e.id: e for e in vault.store.get_episodes(ns, list(found.values()))}
         mentions = vault.store.mentions_of(ns, list(episodes))
         entities = vault.store.get_entities(ns, [m.entity_id for m in mentions])
-        names = {e.id: e.name for e in entities}
+        names = {e.id: e.names() for e in entities}
         for m in mentions:
             e = episodes[m.episode_id]
-            name = names[m.entity_id]
-            if name.lower() != (e.speaker or "").lower():
-                out[(conv, e.external_id or "")].add(name.lower())
+            said = [n.lower() for n in names[m.entity_id]]
+            if said[0] != (e.speaker or "").lower():
+                # one entity, by all of its names: "Mel" is an alias of Melanie's
+                out[(conv, e.external_id or "")].add(" | ".join(said))
     return out
 
 

@@ -128,6 +128,11 @@ class Writer:
             [x.name for ex in extractions for x in ex.entities]
             + [f.subject for ex in extractions for f in ex.facts]
         )
+        first_heard: dict[str, datetime] = {}
+        for e in fresh:
+            if e.speaker and e.speaker not in first_heard:
+                first_heard[e.speaker] = e.occurred_at
+        entities.speaking(list(first_heard.items()))
         for episode, extraction in zip(fresh, extractions, strict=True):
             try:
                 mentioned = {

@@ -18,11 +18,17 @@ class Entities:
         self.by_norm: dict[str, Entity] = {}
         self.new: dict[str, Entity] = {}
         self.touched: dict[str, Entity] = {}
+        self.speakers: list[Entity] = []  # the batch's speakers: whom a nickname may mean
 
     def preload(self, names: Sequence[str]) -> None:
         for entity in self.store.find_entities(self.namespace, names):
             for n in entity.names():
                 self.by_norm.setdefault(normalize_name(n), entity)
+
+    def speaking(self, speakers: Sequence[tuple[str, datetime]]) -> None:
+        """The batch's speakers (name, first time heard) resolved before anything they are
+        called: "Hey Mel!" may come before Melanie's first turn."""
+        self.speakers = [self.resolve(name, "person", at) for name, at in speakers]
 
     def known(self, name: str) -> bool:
         """The namespace (or this batch) already has an entity of this name."""
@@ -30,7 +36,7 @@ class Entities:
 
     def resolve(self, name: str, etype: str, seen_at: datetime) -> Entity:
         norm = normalize_name(name) or name.lower()
-        entity = self.by_norm.get(norm)
+        entity = self.by_norm.get(norm) or self._nickname(name, norm)
         if entity is None:
             entity = Entity(
                 namespace=self.namespace,
@@ -47,6 +53,24 @@ class Entities:
             entity.last_seen_at = seen_at
         if entity.id not in self.new:
             self.touched[entity.id] = entity
+        return entity
+
+    def _nickname(self, name: str, norm: str) -> Entity | None:
+        """The one speaker of the batch whose first name this single word begins ("Mel" →
+        Melanie, "Cal" → Calvin, at least three letters): it becomes an alias of theirs.
+        Two such speakers, or none: a name of its own."""
+        if " " in norm or len(norm) < 3:
+            return None
+        meant = {
+            e.id: e
+            for e in self.speakers
+            if (first := normalize_name(e.name).split(" ")[0]) != norm and first.startswith(norm)
+        }
+        if len(meant) != 1:
+            return None
+        entity = next(iter(meant.values()))
+        entity.aliases.append(name.strip())
+        self.by_norm[norm] = entity
         return entity
 
     def changed(self) -> list[Entity]:

@@ -30,3 +30,35 @@ def test_what_opens_a_sentence_is_an_entity_only_once_its_name_is_known(tmp_path
         assert names_of(vault, later.id) == {"Ana", "Max"}  # known now; "Horses" is not
         moved = vault.write("Leaving Bologna was hard.", speaker="Ana", now=T + timedelta(days=2))
         assert names_of(vault, moved.id) == {"Ana", "Bologna"}  # after a verb's -ing form
+
+
+def test_a_speakers_nickname_is_their_alias(tmp_path: Path) -> None:
+    """ "Hey Mel!" before Melanie's first turn names Melanie (the one speaker whose first name
+    it begins); later writes find her by it. A word two speakers' names begin stays a name
+    of its own."""
+    with MemVault.open(tmp_path / "v.db", clock=FixedClock(T + timedelta(days=3))) as vault:
+        vault.write_many(
+            [
+                {
+                    "content": "Hey Mel! How was the hike?",
+                    "speaker": "Caroline",
+                    "session_id": "s1",
+                },
+                {"content": "Great, thanks Caroline!", "speaker": "Melanie", "session_id": "s1"},
+            ],
+            now=T,
+        )
+        later = vault.write("Thanks, Mel! See you soon.", speaker="Caroline", now=T)
+        assert names_of(vault, later.id) == {"Caroline", "Melanie"}
+        (melanie,) = vault.store.find_entities("default", ["Mel"])
+        assert melanie.name == "Melanie" and "Mel" in melanie.aliases
+        vault.write_many(
+            [
+                {"content": "Morning all.", "speaker": "Samuel", "session_id": "s2"},
+                {"content": "Morning!", "speaker": "Samantha", "session_id": "s2"},
+                {"content": "Hey Sam, coffee?", "speaker": "Caroline", "session_id": "s2"},
+            ],
+            now=T + timedelta(days=1),
+        )
+        (sam,) = vault.store.find_entities("default", ["Sam"])
+        assert sam.name == "Sam"  # Samuel or Samantha: not guessed
