@@ -30,6 +30,9 @@ def snapshot(
     }
 
 
+OFTEN = 3  # "comes up often": named in at least this many memories
+
+
 def derive_reflection(stats: Mapping[str, Any]) -> Reflection:
     insights: list[str] = []
     gaps: list[str] = []
@@ -47,7 +50,7 @@ def derive_reflection(stats: Mapping[str, Any]) -> Reflection:
     if stats["duplicate_fact_groups"]:
         insights.append(f"{stats['duplicate_fact_groups']} fact(s) stated more than once")
     for c in central[:5]:
-        if c["facts"] == 0:
+        if c["facts"] == 0 and c.get("mentions", OFTEN) >= OFTEN:
             gaps.append(f"{c['entity']} comes up often, but no fact names it")
     if stats["similar_entities"]:
         gaps.append(f"{stats['similar_entities']} pair(s) of entities may be the same one")

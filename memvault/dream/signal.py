@@ -60,23 +60,32 @@ def similar_entities(ws: Workspace, limit: int = 50) -> list[dict[str, str]]:
 
 def central_entities(ws: Workspace, new_episode_ids: list[str], top: int = 10) -> list[Any]:
     """Personalised PageRank over entities (edges: facts and co-mentions), seeded with the
-    entities of episodes new since the last dream."""
+    entities of episodes new since the last dream, each as often as they name it (what the
+    new memories keep coming back to weighs more). The namespace's own speakers are left
+    out of the graph: named in nearly every turn, they are hubs through which a name said
+    once beside them ("Bach", in one line of a LoCoMo chat) ranked as central as what the
+    chat keeps coming back to. Each entry says how many memories mention it."""
+    speakers = ws.speaker_entities()
     weights: Counter[tuple[str, str]] = Counter()
     for f in ws.live_facts():
-        if f.object_id:
+        if f.object_id and not {f.subject_id, f.object_id} & speakers:
             weights[tuple(sorted((f.subject_id, f.object_id)))] += 2  # type: ignore[index]
     for entity_ids in ws.mentions.values():
-        for a, b in combinations(sorted(entity_ids), 2):
+        for a, b in combinations(sorted(set(entity_ids) - speakers), 2):
             weights[(a, b)] += 1
-    seeds = sorted({e for i in new_episode_ids for e in ws.mentions.get(i, ())})
+    seeds = Counter(e for i in new_episode_ids for e in ws.mentions.get(i, ()) if e not in speakers)
     ranked = personalized_pagerank(
-        sorted(ws.entities),
+        sorted(set(ws.entities) - speakers),
         [(a, b, float(w)) for (a, b), w in sorted(weights.items())],
         seeds,
         top=top,
     )
-    speakers = ws.speaker_entities()
     return [
-        {"entity": ws.entities[i].name, "score": round(s, 5), "speaker": i in speakers}
+        {
+            "entity": ws.entities[i].name,
+            "score": round(s, 5),
+            "speaker": False,
+            "mentions": ws.entities[i].mention_count,
+        }
         for i, s in ranked
     ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memvault.language.lexicon import common_word
 from memvault.llm.prompts import ExtractedEntity, ExtractedFact, Extraction
 
 _OBJ = r"(?P<obj>[^.,!?;:()\"]+?)"
@@ -173,7 +174,8 @@ _OPENERS = frozenset(
     seriously actually anyway anyways luckily hopefully unfortunately fortunately basically
     obviously surely exactly plus since though although still even maybe perhaps probably
     almost often sometimes always never usually everyone someone anyone nobody everybody
-    somebody bye goodbye cheers gonna wanna gotta kinda sorta nah
+    somebody bye goodbye cheers gonna wanna gotta kinda sorta nah oops whoa woah yup yum
+    gotcha anytime ooh oof phew woohoo
     """.split()
 )
 _OPENING_ADJECTIVES = frozenset(
@@ -182,14 +184,18 @@ _OPENING_ADJECTIVES = frozenset(
     hard fun funny true right glad happy sad excited proud
     """.split()
 )
-_MONTHS = frozenset(
+_MONTHS = frozenset(  # and the calendar's abbreviations ("last Tues", "on Fri"): no names
     """
     january february march april may june july august september october november
-    december
+    december jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu thur
+    thurs fri sat sun
     """.split()
 )
 _CAP_RUN = re.compile(
     r"\b[A-Z][\w'’-]*(?:\s+(?:of\s+(?:the\s+)?|the\s+|de\s+|van\s+)?[A-Z][\w'’-]*)*"
+)
+_JOINED = re.compile(  # "and Bo", "or Bo", ", Fay and Gus" (the last name is read)
+    r"(?:\s+(?:and|or|&)\s+|(?:,\s*[A-Z][\w'’-]*)+,?\s+(?:and|or)\s+)([A-Z][\w'’-]*)"
 )
 _QUOTED = re.compile(r"[\"“]([^\"“”\n]{1,80})[\"”]")
 _PLACE_CUE = re.compile(r"\b(?:in|at|to|from|near|visit|visited|visiting)\s+$", re.IGNORECASE)
@@ -223,12 +229,14 @@ def extract(text: str, *, speaker: str | None, subject_hint: str = "user") -> Ex
 
 
 def _named_entities(text: str) -> list[tuple[str, str, bool]]:
-    """Runs of capitalised words: (name, type, tentative). A run that opens a sentence is
-    capitalised because it comes first, not because it is a name ("Horses have such
-    grace!", "Gaming can be…"): it is **tentative** (kept only if the namespace already
-    knows the name: memvault.ingest.pipeline), and so is the rest of it after its first word
-    ("Woah Joanna" → "Joanna"), unless that first word is a verb's -ing or -ed form
-    ("Leaving Bologna was hard" → "Bologna", a name wherever it stands)."""
+    """Runs of capitalised words: (name, type, tentative). A word that opens a sentence is
+    capitalised because it comes first: if it is an ordinary English word ("Horses have
+    such grace!", "Gaming can be…"; memvault.language.lexicon) it is **tentative** (kept
+    only if the namespace already knows the name: memvault.ingest.pipeline), else a name
+    ("Lena lives in Porto"). A longer run that opens a sentence is tentative, and so is the
+    rest of it after its first word ("Woah Joanna" → "Joanna"), unless that first word is a
+    verb's -ing or -ed form ("Leaving Bologna was hard" → "Bologna", a name wherever it
+    stands)."""
     found: list[tuple[str, str, bool]] = []
     titles = [m for m in _QUOTED.finditer(text) if _title(m.group(1))]
     for m in titles:
@@ -243,17 +251,35 @@ def _named_entities(text: str) -> list[tuple[str, str, bool]]:
             opens = False  # what follows a dropped word is not first in its sentence
         while words and _common(words[-1]):
             words.pop()
-        if not words or (len(words) == 1 and words[0].lower() in _MONTHS):
+        if not words:
             continue
         before = text[: match.start()]
         if opens:
             rest = words[1:]
-            if rest and rest[0][0].isupper():
+            while rest and not rest[0][0].isupper():  # "Debugging the Java service"
+                rest = rest[1:]
+            if rest:
                 found += _name(before, rest, tentative=not _verb_form(words[0]))
-            found += _name(before, words, tentative=True)
+            # one word: a name unless it is an ordinary word ("Lena lives in Porto",
+            # "Horses have such grace")
+            found += _name(before, words, tentative=bool(rest) or common_word(words[0]))
             continue
         found += _name(before, words, tentative=False)
-    return found
+    return _coordinated(text, found)
+
+
+def _coordinated(text: str, found: list[tuple[str, str, bool]]) -> list[tuple[str, str, bool]]:
+    """A tentative name joined by "and" or "or" to a name that is not tentative is one too
+    ("Ana and Bo went hiking": Bo stands mid-sentence), and so is the head of a list that
+    ends in one ("Eve, Fay and Gus"); a comma alone is no list ("Gotcha, Jon!")."""
+    sure = {n for n, _, tentative in found if not tentative}
+    out = []
+    for name, etype, tentative in found:
+        if tentative and " " not in name:
+            after = _JOINED.match(text[text.find(name) + len(name) :])
+            tentative = not (after and after.group(1) in sure)
+        out.append((name, etype, tentative))
+    return out
 
 
 def _title(quoted: str) -> bool:
@@ -270,7 +296,7 @@ def _title(quoted: str) -> bool:
 
 def _name(before: str, words: list[str], *, tentative: bool) -> list[tuple[str, str, bool]]:
     name = " ".join(words).rstrip("'’").removesuffix("'s").removesuffix("’s")
-    if len(name) < 2:
+    if len(name) < 2 or name.lower() in _MONTHS:
         return []
     return [(name, _entity_type(before, words), tentative)]
 

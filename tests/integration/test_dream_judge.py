@@ -156,3 +156,26 @@ def test_the_people_talking_are_no_gap_and_not_the_news(tmp_path: Path) -> None:
     said = " ".join(found["insights"] + found["gaps"])
     assert "Caroline" not in said and "Melanie" not in said, said
     assert "Pottery" in said  # what they talk about still is
+
+
+def test_a_name_said_once_beside_the_speakers_does_not_come_up_often(tmp_path: Path) -> None:
+    """The speakers are hubs of their chat's graph: a name said once beside them ("Bach" in
+    one line of a LoCoMo chat) ranked as central as what the chat keeps coming back to, and
+    was called a gap that "comes up often". Without the speakers in the graph, and with
+    each new memory's names weighing as often as they are said, what recurs leads; a gap
+    is only claimed for a name said in at least three memories."""
+    lines = [
+        ("Caroline", "Melanie, I love classical music like Bach."),
+        ("Melanie", "Caroline, the LGBTQ center needs volunteers."),
+        ("Caroline", "Melanie, I went to the LGBTQ support group again."),
+        ("Melanie", "Caroline, the LGBTQ parade is next week!"),
+        ("Caroline", "Melanie, my LGBTQ art show opens Friday."),
+    ]
+    with MemVault.open(tmp_path / "c.db", embedder=HashingEmbedder(), clock=FixedClock(LATER)) as v:
+        for i, (who, text) in enumerate(lines):
+            v.write(text, speaker=who, session_id=f"s{i}", now=day(i))
+        found = v.dream(force=True).report["stages"]["reflect"]
+    central = next(i for i in found["insights"] if i.startswith("most central now"))
+    assert central.startswith("most central now: LGBTQ"), central
+    assert "LGBTQ comes up often, but no fact names it" in found["gaps"]
+    assert not any(g.startswith("Bach") for g in found["gaps"]), found["gaps"]

@@ -1,7 +1,8 @@
 """Which capitalised words become entities, through the real write pipeline: a word that
-opens a sentence is capitalised because it comes first ("Horses have such grace!"), so it
-becomes an entity only when the namespace already knows the name; elsewhere a capitalised
-word is a name (bench/entity_names.py measures it on LoCoMo)."""
+opens a sentence is capitalised because it comes first: an ordinary word there ("Horses
+have such grace!") becomes an entity only when the namespace already knows the name;
+elsewhere, or when no dictionary holds it ("Lena lives in Porto"), a capitalised word is a
+name (bench/entity_names.py measures it on LoCoMo)."""
 
 from __future__ import annotations
 
@@ -20,14 +21,16 @@ def names_of(vault: MemVault, episode_id: str) -> set[str]:
 
 def test_what_opens_a_sentence_is_an_entity_only_once_its_name_is_known(tmp_path: Path) -> None:
     with MemVault.open(tmp_path / "v.db", clock=FixedClock(T + timedelta(days=3))) as vault:
-        first = vault.write("Horses have such grace! Max loves them.", speaker="Ana", now=T)
-        assert names_of(vault, first.id) == {"Ana"}  # "Horses" and "Max" open sentences
-        said = vault.write("We adopted a puppy and named him Max.", speaker="Ana", now=T)
-        assert names_of(vault, said.id) == {"Ana", "Max"}  # in mid-sentence: a name
+        first = vault.write("Horses have such grace! Rose loves them.", speaker="Ana", now=T)
+        assert names_of(vault, first.id) == {"Ana"}  # ordinary words that open sentences
+        said = vault.write("We adopted a puppy and named her Rose.", speaker="Ana", now=T)
+        assert names_of(vault, said.id) == {"Ana", "Rose"}  # in mid-sentence: a name
         later = vault.write(
-            "Max! He brings us joy. Horses too.", speaker="Ana", now=T + timedelta(days=1)
+            "Rose! She brings us joy. Horses too.", speaker="Ana", now=T + timedelta(days=1)
         )
-        assert names_of(vault, later.id) == {"Ana", "Max"}  # known now; "Horses" is not
+        assert names_of(vault, later.id) == {"Ana", "Rose"}  # known now; "Horses" is not
+        lena = vault.write("Lena lives in Porto.", speaker="Ana", now=T)
+        assert names_of(vault, lena.id) == {"Ana", "Lena", "Porto"}  # no dictionary word
         moved = vault.write("Leaving Bologna was hard.", speaker="Ana", now=T + timedelta(days=2))
         assert names_of(vault, moved.id) == {"Ana", "Bologna"}  # after a verb's -ing form
 
@@ -62,3 +65,18 @@ def test_a_speakers_nickname_is_their_alias(tmp_path: Path) -> None:
         )
         (sam,) = vault.store.find_entities("default", ["Sam"])
         assert sam.name == "Sam"  # Samuel or Samantha: not guessed
+
+
+def test_a_name_that_keeps_opening_sentences_is_a_name(tmp_path: Path) -> None:
+    """A name that is also an ordinary word ("Bill"), said only where a sentence starts, in
+    three memories of one write and never in lower case there, is a name ("Bill called
+    again…"); a word written in lower case too is not ("Gaming can be fun" beside "I love
+    gaming")."""
+    lines = [f"Bill called again about invoice {i}." for i in range(3)]
+    lines += [f"Gaming can be fun, day {i}." for i in range(3)] + ["I love gaming."]
+    with MemVault.open(tmp_path / "v.db", clock=FixedClock(T + timedelta(days=3))) as vault:
+        result = vault.write_many(
+            [{"content": x, "speaker": "Ana", "session_id": "s1"} for x in lines], now=T
+        )
+        named = set().union(*(names_of(vault, i) for i in result.episode_ids))
+    assert named == {"Ana", "Bill"}

@@ -55,9 +55,11 @@ def test_named_entities_skip_sentence_starters_and_type_by_cue() -> None:
         # words that open a chat sentence; an adjective only when no name follows it
         ("Sounds good! Big change: I moved. Long week.", set(), set()),
         ("Thankfully Oliver came. Seeing Caroline happy was great.", {"Oliver", "Caroline"}, set()),
-        # what opens a sentence is capitalised because it comes first: kept only if the
-        # namespace knows the name (memvault.ingest.pipeline), the rest of a run too
-        ("Big Sur was amazing. Emily came along.", set(), {"Big Sur", "Sur", "Emily"}),
+        # what opens a sentence is capitalised because it comes first: an ordinary word
+        # there is kept only if the namespace knows the name (memvault.ingest.pipeline), and
+        # so is a longer run and the rest of it; a word no dictionary holds is a name
+        ("Big Sur was amazing. Emily came along.", {"Emily"}, {"Big Sur", "Sur"}),
+        ("Rose called. Lena lives in Porto.", {"Lena", "Porto"}, {"Rose"}),
         ("Pottery is my new thing. Horses have such grace!", set(), {"Pottery", "Horses"}),
         # … unless a verb's -ing or -ed form opens it: what follows is a name
         (
@@ -65,7 +67,18 @@ def test_named_entities_skip_sentence_starters_and_type_by_cue() -> None:
             {"Bologna", "Cork", "Tallinn"},
             {"Leaving Bologna", "Compared"},
         ),
-        ("Woah Joanna, I won!", set(), {"Woah Joanna", "Joanna"}),
+        ("Dear Joanna, I won!", set(), {"Dear Joanna", "Joanna"}),
+        ("Debugging the Java service.", {"Java"}, {"Debugging the Java"}),
+        # joined by "and" to a name that stands mid-sentence: one too; a comma alone is no
+        # list ("Gotcha, Jon!")
+        (
+            "Ana and Bo went hiking. Eve, Fay and Gus cooked.",
+            {"Ana", "Bo", "Eve", "Fay", "Gus"},
+            set(),
+        ),
+        ("Gotcha, Jon! See you.", {"Jon"}, {"See"}),
+        # the calendar is no one's name, abbreviated or not
+        ("We met on Tues and in March. Last Fri was fun.", set(), {"Last Fri"}),
         # a name is a name wherever else it stands in the text
         ("Max is here. We love Max.", {"Max"}, set()),
     ],
