@@ -8,8 +8,6 @@ after its commit.
 from __future__ import annotations
 
 import logging
-import re
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -126,22 +124,13 @@ class Writer:
         facts = Facts(self.store, namespace, now)
         llm = self.rules if rules_only and self.rules is not None else self.llm
         extractions = [self._extract(llm, e, result) for e in fresh]
-        entities.preload(
-            [x.name for ex in extractions for x in ex.entities]
-            + [f.subject for ex in extractions for f in ex.facts]
-        )
-        first_heard: dict[str, datetime] = {}
-        for e in fresh:
-            if e.speaker and e.speaker not in first_heard:
-                first_heard[e.speaker] = e.occurred_at
-        entities.speaking(list(first_heard.items()))
-        recurring = recurring_openers(fresh, extractions)
+        entities.prepare(fresh, extractions)
         for episode, extraction in zip(fresh, extractions, strict=True):
             try:
                 mentioned = {
                     entities.resolve(x.name, x.type, episode.occurred_at).id: None
                     for x in extraction.entities
-                    if not x.tentative or entities.known(x.name) or x.name.lower() in recurring
+                    if entities.keeps(x)
                 }
                 derived = [
                     self._fact_from_extraction(namespace, xf, episode, entities, now)
@@ -407,20 +396,3 @@ class Writer:
         )
         self.store.apply(batch)
         return out
-
-
-def recurring_openers(episodes: Sequence[Episode], extractions: Sequence[Extraction]) -> set[str]:
-    """Tentative names (capitalised only where they open a sentence) that open sentences in
-    at least three memories of the batch and are never written in lower case in it: "Zed
-    called again about the invoice" said on six days names Zed; "Gaming can be…" beside
-    "I love gaming" names nothing (three, not two: chosen on the dev sample of
-    bench/entity_names.py, where two let "Gotcha"-like openers through)."""
-    seen = Counter(
-        name for ex in extractions for name in {x.name.lower() for x in ex.entities if x.tentative}
-    )
-    texts = [e.content for e in episodes]
-    return {
-        name
-        for name, n in seen.items()
-        if n >= 3 and not any(re.search(rf"\b{re.escape(name)}\b", t) for t in texts)
-    }
