@@ -137,6 +137,14 @@ def test_a_sure_coexist_is_remembered_until_new_evidence_arrives(tmp_path: Path)
     assert judged["stages"]["consolidate"]["remembered"] == 0
 
 
+def reflection(tmp_path: Path, lines: list[tuple[str, str]]) -> dict:
+    """What one forced dream's reflect stage says of a chat, a line a day, one session each."""
+    with MemVault.open(tmp_path / "c.db", embedder=HashingEmbedder(), clock=FixedClock(LATER)) as v:
+        for i, (who, text) in enumerate(lines):
+            v.write(text, speaker=who, session_id=f"s{i}", now=day(i))
+        return dict(v.dream(force=True).report["stages"]["reflect"])
+
+
 def test_the_people_talking_are_no_gap_and_not_the_news(tmp_path: Path) -> None:
     """Two speakers who name each other all the time are the most central entities of
     their chat and no fact names them: the reflection neither lists them as gaps nor as
@@ -149,10 +157,7 @@ def test_the_people_talking_are_no_gap_and_not_the_news(tmp_path: Path) -> None:
         ("Caroline", "Melanie, my Pottery mug cracked in the kiln, sadly."),
         ("Melanie", "Oh no Caroline! The Pottery teacher can help."),
     ]
-    with MemVault.open(tmp_path / "c.db", embedder=HashingEmbedder(), clock=FixedClock(LATER)) as v:
-        for i, (who, text) in enumerate(lines):
-            v.write(text, speaker=who, session_id=f"s{i}", now=day(i))
-        found = v.dream(force=True).report["stages"]["reflect"]
+    found = reflection(tmp_path, lines)
     said = " ".join(found["insights"] + found["gaps"])
     assert "Caroline" not in said and "Melanie" not in said, said
     assert "Pottery" in said  # what they talk about still is
@@ -171,10 +176,7 @@ def test_a_name_said_once_beside_the_speakers_does_not_come_up_often(tmp_path: P
         ("Melanie", "Caroline, the LGBTQ parade is next week!"),
         ("Caroline", "Melanie, my LGBTQ art show opens Friday."),
     ]
-    with MemVault.open(tmp_path / "c.db", embedder=HashingEmbedder(), clock=FixedClock(LATER)) as v:
-        for i, (who, text) in enumerate(lines):
-            v.write(text, speaker=who, session_id=f"s{i}", now=day(i))
-        found = v.dream(force=True).report["stages"]["reflect"]
+    found = reflection(tmp_path, lines)
     central = next(i for i in found["insights"] if i.startswith("most central now"))
     assert central.startswith("most central now: LGBTQ"), central
     assert "LGBTQ comes up often, but no fact names it" in found["gaps"]
