@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from memvault.kg.model import normalize_predicate
 from memvault.kg.temporal_conflict import Conflict, Verdict
@@ -20,10 +21,9 @@ from memvault.llm.port import Prompt
 class ExtractedEntity(BaseModel):
     name: str
     type: str = "unknown"
-    tentative: bool = Field(
-        default=False,
-        description="Only capitalised because it opens a sentence: kept if already known.",
-    )
+    # the offline rules' mark (capitalised only because it opens a sentence: kept if the
+    # namespace knows the name); not in the schema a model is asked to fill
+    tentative: SkipJsonSchema[bool] = False
 
 
 class ExtractedFact(BaseModel):
