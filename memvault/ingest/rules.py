@@ -232,9 +232,9 @@ def _named_entities(text: str) -> list[tuple[str, str, bool]]:
     """Runs of capitalised words: (name, type, tentative). A word that opens a sentence is
     capitalised because it comes first: if it is an ordinary English word ("Horses have
     such grace!", "Gaming can be…"; memvault.language.lexicon) it is **tentative** (kept
-    only if the namespace already knows the name: memvault.ingest.pipeline), else a name
+    only if the namespace already knows the name: memvault.ingest.resolve), else a name
     ("Lena lives in Porto"). A longer run that opens a sentence is tentative, and so is the
-    rest of it after its first word ("Woah Joanna" → "Joanna"), unless that first word is a
+    rest of it after its first word ("Dear Joanna" → "Joanna"), unless that first word is a
     verb's -ing or -ed form ("Leaving Bologna was hard" → "Bologna", a name wherever it
     stands)."""
     found: list[tuple[str, str, bool]] = []
