@@ -175,7 +175,7 @@ _OPENERS = frozenset(
     obviously surely exactly plus since though although still even maybe perhaps probably
     almost often sometimes always never usually everyone someone anyone nobody everybody
     somebody bye goodbye cheers gonna wanna gotta kinda sorta nah oops whoa woah yup yum
-    gotcha anytime ooh oof phew woohoo
+    gotcha anytime ooh oof phew woohoo btw lol lmao fyi imo imho tbh idk
     """.split()
 )
 _OPENING_ADJECTIVES = frozenset(

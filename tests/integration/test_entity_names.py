@@ -71,9 +71,10 @@ def test_a_name_that_keeps_opening_sentences_is_a_name(tmp_path: Path) -> None:
     """A name that is also an ordinary word ("Bill"), said only where a sentence starts, in
     three memories of one write and never in lower case there, is a name ("Bill called
     again…"); a word written in lower case too is not ("Gaming can be fun" beside "I love
-    gaming")."""
+    gaming"), nor a verb's -ing form that keeps opening lines ("Dancing brings me joy")."""
     lines = [f"Bill called again about invoice {i}." for i in range(3)]
     lines += [f"Gaming can be fun, day {i}." for i in range(3)] + ["I love gaming."]
+    lines += [f"Dancing brings me joy, day {i}." for i in range(3)]  # a verb's -ing form
     with MemVault.open(tmp_path / "v.db", clock=FixedClock(T + timedelta(days=3))) as vault:
         result = vault.write_many(
             [{"content": x, "speaker": "Ana", "session_id": "s1"} for x in lines], now=T

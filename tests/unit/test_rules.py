@@ -76,7 +76,7 @@ def test_named_entities_skip_sentence_starters_and_type_by_cue() -> None:
             {"Ana", "Bo", "Eve", "Fay", "Gus"},
             set(),
         ),
-        ("Gotcha, Jon! See you.", {"Jon"}, {"See"}),
+        ("Gotcha, Jon! See you. BTW, Ana called.", {"Jon", "Ana"}, {"See"}),
         # the calendar is no one's name, abbreviated or not
         ("We met on Tues and in March. Last Fri was fun.", set(), {"Last Fri"}),
         # a name is a name wherever else it stands in the text
