@@ -40,8 +40,8 @@ def derive_reflection(stats: Mapping[str, Any]) -> Reflection:
     insights.append(
         f"{new['episodes']} new memories in {new['sessions']} session(s) since the last dream"
     )
-    # the namespace's own speakers are central and unnamed by facts by construction
-    central = [c for c in stats["central_entities"] if not c.get("speaker")]
+    # the namespace's own speakers are not in the list (dream.signal.central_entities)
+    central = stats["central_entities"]
     if central:
         names = ", ".join(c["entity"] for c in central[:3])
         insights.append(f"most central now: {names}")

@@ -84,7 +84,6 @@ def central_entities(ws: Workspace, new_episode_ids: list[str], top: int = 10) -
         {
             "entity": ws.entities[i].name,
             "score": round(s, 5),
-            "speaker": False,
             "mentions": ws.entities[i].mention_count,
         }
         for i, s in ranked

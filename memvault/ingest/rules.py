@@ -276,7 +276,8 @@ def _coordinated(text: str, found: list[tuple[str, str, bool]]) -> list[tuple[st
     out = []
     for name, etype, tentative in found:
         if tentative and " " not in name:
-            after = _JOINED.match(text[text.find(name) + len(name) :])
+            at = re.search(rf"\b{re.escape(name)}\b", text)
+            after = _JOINED.match(text, at.end()) if at else None
             tentative = not (after and after.group(1) in sure)
         out.append((name, etype, tentative))
     return out
