@@ -79,9 +79,7 @@ class MemVault(
             embedder=container.embedder,
             settings=self.settings.recall,
             single_valued=lambda p: p in configured or container.ontology.is_(p, "single_valued"),
-            last_dream=self._last_judged,
         )
-        self._judged: dict[str, tuple[int, datetime | None]] = {}
 
     @classmethod
     def open(cls, path: str | Path | None = None, **overrides: Any) -> MemVault:
@@ -247,7 +245,6 @@ class MemVault(
         ns = self.ns(namespace)
         self._check_embedder(ns, writing=False)
         at = ensure_utc(as_of, "as_of") if as_of else None
-        mark = self.store.watermark(ns)  # read once: the recaller's caches and the log use it
         warm = None
         if session_id and at is None:
             from memvault.profile import prefetch
@@ -260,10 +257,18 @@ class MemVault(
             hits = [Hit.model_validate(h) for h in warm["hits"][:k]]
             for h in hits:
                 h.explanation.prefetched = note
-        else:
-            hits = self.recaller.recall(
-                ns, query.strip(), k=k, now=self.now(now), as_of=at, mark=mark
+            mark, pending = int(warm["watermark"]), self.vectors_pending(namespace=ns)
+            docs = self.store.get_docs(ns, *_one(recall_log.hint_key(query)))
+        else:  # one read of the candidates brings the namespace's state and the gap's hint
+            done = self.recaller.recalled(
+                ns,
+                query.strip(),
+                k=k,
+                now=self.now(now),
+                as_of=at,
+                docs=[recall_log.hint_key(query)],
             )
+            hits, mark, pending, docs = done.hits, done.view.mark, done.pending, done.docs
         if persona and self.settings.persona.recall_hits:
             from memvault.persona.recall import persona_hits
 
@@ -271,7 +276,7 @@ class MemVault(
             hits += persona_hits(views, query, self.settings.persona.recall_hits)
         result = Recall(hits)
         result.prefetched = warm is not None
-        result.vectors_pending = self.vectors_pending(namespace=ns)
+        result.vectors_pending = pending
         # the recall log (verdicts and gaps read it, ranking never); a namespace nothing was
         # written to is not created by asking it
         if self.settings.recall.log and mark > 0:
@@ -290,19 +295,8 @@ class MemVault(
                 log.warning("recall not logged: %s", exc)
                 result.recall_id = None
             else:
-                result.hint = recall_log.hint(self.store, ns, query)
+                result.hint = recall_log.hint_from(docs)
         return result
-
-    def _last_judged(self, ns: str) -> datetime | None:
-        """When the last applied dream judged episode-level updates (cached per watermark:
-        applying or undoing a run moves it)."""
-        mark = self.store.watermark(ns)
-        cached = self._judged.get(ns)
-        if cached is None or cached[0] != mark:
-            from memvault.dream.updates import last_judged
-
-            cached = self._judged[ns] = (mark, last_judged(self.store, ns))
-        return cached[1]
 
     def episodes(
         self,
@@ -390,3 +384,7 @@ class MemVault(
         """Any feedback signal (access, reinforce, up, down, correct, incorrect) on several
         memories at once: every id must exist, or nothing changes."""
         return self.feedbacks.apply(self.ns(namespace), ids, signal, self.now(now))
+
+
+def _one(key: tuple[str, str]) -> tuple[str, list[str]]:
+    return key[0], [key[1]]

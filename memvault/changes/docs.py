@@ -25,6 +25,17 @@ def dump_change(change: Change) -> dict[str, Any]:
     return change.model_dump(mode="json")
 
 
+def judged_until(runs: Sequence[Doc]) -> datetime | None:
+    """When the newest applied (not undone) dream that judged statement updates looked from
+    (``runs``: applied run documents, newest first): the statements written until then have
+    the dream's verdict, a link or none; later ones are judged provisionally by recall."""
+    for run in runs:
+        found = (run.body.get("stages") or {}).get("updates") or {}
+        if "statements_read" in found and run.body.get("now"):
+            return datetime.fromisoformat(run.body["now"])
+    return None
+
+
 def last_ops(store: Store, namespace: str, ids: Sequence[str], runs: int = 10) -> dict[str, str]:
     """record id → the op of the newest applied dream change to it, looked for in the
     journals of the newest ``runs`` applied runs (a verdict is rare: a bounded scan)."""

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from memvault.changes.docs import RUN
+from memvault.changes.docs import RUN, judged_until
 from memvault.changes.workspace import Workspace
 from memvault.config import UpdateSettings
 from memvault.errors import LLMError
@@ -74,14 +74,8 @@ def _nearby(
 
 
 def last_judged(store: Store, namespace: str) -> datetime | None:
-    """When the newest applied (not undone) dream that ran this stage looked from: the
-    statements written until then have the dream's verdict (a link, or none). Read from the
-    run documents, so recall needs no coordination server."""
-    for run in store.list_docs(namespace, RUN, status="applied", limit=1_000):
-        found = (run.body.get("stages") or {}).get("updates") or {}
-        if "statements_read" in found and run.body.get("now"):
-            return datetime.fromisoformat(run.body["now"])
-    return None
+    """When the newest applied dream that ran this stage looked from (run documents)."""
+    return judged_until(store.list_docs(namespace, RUN, status="applied", limit=1_000))
 
 
 def rule_verdicts(pairs: Sequence[Mapping[str, Any]]) -> UpdateVerdicts:

@@ -89,9 +89,20 @@ def log_doc(
     return Doc(LOG, recall_id, body, status="logged", created_at=at)
 
 
+def hint_key(query: str) -> tuple[str, str]:
+    """The (kind, id) of the document that holds this query's gap, if it has one."""
+    return GAP, gap_id(signature(query))
+
+
 def hint(store: Store, namespace: str, query: str) -> str | None:
     """The hint of an open gap on this query's signature, or None."""
-    found = store.get_docs(namespace, GAP, [gap_id(signature(query))])
+    kind, gid = hint_key(query)
+    return hint_from(store.get_docs(namespace, kind, [gid]))
+
+
+def hint_from(found: Sequence[Doc]) -> str | None:
+    """The hint of the open gap among ``found`` (what :func:`hint_key` named), or None."""
+    found = [d for d in found if d.kind == GAP]
     if not found or found[0].status != "open":
         return None
     g = found[0].body

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from datetime import datetime
+
+import numpy as np
 
 from memvault.kg.model import Entity, Episode, Fact, normalize_name
 from memvault.recall.results import Explanation
@@ -32,6 +35,11 @@ class Candidates:
         self.mentions: dict[str, set[str]] = defaultdict(set)  # episode → entities it names
         self.speaking: set[str] = set()  # the entities of the leading episodes' speakers
         self.speakers_read: set[str] = set()  # the speakers whose entities were looked up
+        self.query_vector: np.ndarray = np.zeros(0, dtype=np.float32)  # unit length
+        self.vectors: dict[Key, np.ndarray] = {}  # of every record read (kind, id)
+        self.spare: dict[str, Episode] = {}  # episodes read that are not candidates (yet)
+        self.statements: list[str] = []  # episodes that may state what the query asks
+        self.judged_until: datetime | None = None  # the last dream that judged statements
 
     def add_channel(self, name: str, kind: str, ranked: Sequence[tuple[str, float]]) -> None:
         for rank, (rid, score) in enumerate(ranked, start=1):

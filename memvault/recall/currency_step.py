@@ -11,30 +11,22 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Literal
 
-import numpy as np
-
 from memvault.config import RecallSettings
 from memvault.kg.model import Episode
-from memvault.kg.store import FactQuery, Store
-from memvault.kg.updates import STATEMENT_WORDS, asked_attributes, statements
+from memvault.kg.store import Store
+from memvault.kg.updates import asked_attributes, statements
 from memvault.recall import episode_updates, groups
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment, Verdict, assess
 
 
-def cosines(
-    store: Store,
-    c: Candidates,
-    kind: Literal["episode", "fact"],
-    ids: Sequence[str],
-    vector: np.ndarray,
-) -> None:
-    """The exact cosine of each of ``ids`` with the query, as its dense signal."""
-    if not ids:
-        return
-    q = vector / (np.linalg.norm(vector) or 1.0)
-    for rid, v in store.get_vectors(c.ns, kind, ids).items():
-        c.signal["dense"][(kind, rid)] = float(v @ q)
+def cosines(c: Candidates, kind: Literal["episode", "fact"], ids: Sequence[str]) -> None:
+    """The exact cosine of each of ``ids`` with the query, as its dense signal, from the
+    vectors the reads brought (none for a memory still waiting for its vector)."""
+    for rid in ids:
+        v = c.vectors.get((kind, rid))
+        if v is not None:
+            c.signal["dense"][(kind, rid)] = float(v @ c.query_vector)
 
 
 def discount_lent(c: Candidates, score: dict[Key, float], verdicts: Assessment) -> None:
@@ -55,11 +47,9 @@ class CurrencyStep:
         store: Store,
         settings: RecallSettings,
         single_valued: Callable[[str], bool],
-        last_dream: Callable[[str], datetime | None],
     ):
         self.store, self.s = store, settings
         self.single_valued = single_valued
-        self.last_dream = last_dream  # episodes written later are judged provisionally
 
     def newest_groups(
         self, c: Candidates, query: str, score: dict[Key, float], answers: set[str]
@@ -79,7 +69,7 @@ class CurrencyStep:
             if score[key] >= self.s.group_band * top and (i := key[1]) in c.episodes
         ]
         ids += [i for i in sorted(answers) if i in c.episodes and i not in ids]
-        vectors = self.store.get_vectors(c.ns, "episode", ids)
+        vectors = {i: v for i in ids if (v := c.vectors.get(("episode", i))) is not None}
         linked = self._naming(c, ids) if self.s.group_named else set()
         return groups.newest_of_groups(
             [c.episodes[i] for i in ids],
@@ -106,7 +96,6 @@ class CurrencyStep:
         self,
         c: Candidates,
         query: str,
-        vector: np.ndarray,
         at: datetime,
         score: dict[Key, float],
         k: int,
@@ -123,16 +112,15 @@ class CurrencyStep:
         )[: max(3 * k, 30)]
         episodes = [c.episodes[i] for _, i in leading if i in c.episodes]
         subjects = {f.subject_id for f in c.facts.values()} | {e.id for e in c.query_entities}
-        for m in self.store.mentions_of(c.ns, [e.id for e in episodes]):
-            c.mentions[m.episode_id].add(m.entity_id)
-            subjects.add(m.entity_id)
         speakers = sorted({e.speaker for e in episodes if e.speaker})
-        c.speaking |= {e.id for e in self.store.find_entities(c.ns, speakers)}
-        c.speakers_read |= set(speakers)
-        subjects |= c.speaking
-        facts = self.store.list_facts(
-            c.ns, FactQuery(subject_ids=sorted(subjects), limit=s.currency_max_facts)
+        named = self.store.named_read(
+            c.ns, [e.id for e in episodes], speakers, sorted(subjects), s.currency_max_facts
         )
+        for m in named.mentions:
+            c.mentions[m.episode_id].add(m.entity_id)
+        c.speaking |= {e.id for e in named.speakers}
+        c.speakers_read |= set(speakers)
+        facts = named.facts
         found = assess(
             facts,
             at,
@@ -148,19 +136,18 @@ class CurrencyStep:
         for f in fresh:
             c.keys.setdefault(("fact", f.id), None)
             c.facts[f.id] = f
-        cosines(self.store, c, "fact", [f.id for f in fresh], vector)
-        self._episode_updates(c, query, vector, at, score, episodes, found)
+        self._episode_updates(c, query, at, score, episodes, found, [f.id for f in fresh])
         return found
 
     def _episode_updates(
         self,
         c: Candidates,
         query: str,
-        vector: np.ndarray,
         at: datetime,
         score: dict[Key, float],
         leading: list[Episode],
         found: Assessment,
+        fresh_facts: list[str],
     ) -> None:
         """Episode-level updates (memvault.recall.episode_updates) join the facts' verdicts:
         a demotion wins over a lift; the current end of a chain joins the candidates with the
@@ -173,10 +160,19 @@ class CurrencyStep:
         )[: self.s.currency_facts_checked]
         facts += [f for f in found.answers if f not in facts]
         sources = {i for f in facts for i in f.source_episode_ids}
-        stated = self._statements_of(c, query)  # ids; loaded with the sources, in one read
-        wanted = (sources | set(stated)) - set(c.episodes)
-        c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, sorted(wanted))})
+        stated = c.statements  # found by the candidates' read
+        needed = (sources | set(stated)) - set(c.episodes)
+        spare = {i: c.spare[i] for i in needed if i in c.spare}
         ids = {e.id for e in leading}
+        known = [*leading, *spare.values(), *(c.episodes[i] for i in stated if i in c.episodes)]
+        follow = {r.episode_id for e in known for r in e.replaced_by} - set(c.episodes)
+        loaded = self.store.episodes_read(
+            c.ns, sorted(needed - set(spare)), sorted(follow - needed), fresh_facts
+        )
+        c.vectors.update(loaded.vectors)
+        c.episodes.update(spare)
+        c.episodes.update({i: e for i in needed if (e := loaded.episodes.get(i))})
+        cosines(c, "fact", fresh_facts)
         judged_set = leading + [c.episodes[i] for i in sorted(sources - ids) if i in c.episodes]
         asked = asked_attributes(query)
         judged_set += [
@@ -186,14 +182,20 @@ class CurrencyStep:
             and i not in ids | sources
             and asked & {st.attribute for st in statements(c.episodes[i].content)}
         ]
+        pool = c.spare | loaded.episodes | loaded.replacers
         wanted = episode_updates.replacer_ids(judged_set, at, query) - set(c.episodes)
-        c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, sorted(wanted))})
+        missing = sorted(i for i in wanted if i not in pool)
+        if missing:  # not expected: every link of what was judged was read on
+            pool.update({e.id: e for e in self.store.get_episodes(c.ns, missing)})
+            found_vectors = self.store.get_vectors(c.ns, "episode", missing)
+            c.vectors.update({("episode", i): v for i, v in found_vectors.items()})
+        c.episodes.update({i: pool[i] for i in sorted(wanted) if i in pool})
         judged = episode_updates.assess(
             judged_set,
             c.episodes,
             at,
             query=query,
-            judged_until=lambda: self.last_dream(c.ns),
+            judged_until=lambda: c.judged_until,
             factors=episode_updates.Factors(
                 s.outdated_factor, s.current_factor, s.contested_factor
             ),
@@ -224,16 +226,4 @@ class CurrencyStep:
             c.keys.setdefault(("episode", rid), None)
             inherited = max(max(score.get(("episode", i), 0.0), said_by[i]) for i in replaced)
             score[("episode", rid)] = max(score.get(("episode", rid), 0.0), inherited)
-        cosines(self.store, c, "episode", joined, vector)
-
-    def _statements_of(self, c: Candidates, query: str) -> list[str]:
-        """Ids of episodes that may state the attribute the question asks about, found by the
-        words such statements use ("signed the contract" for "where does she work"): the
-        newest of them may be what replaced the answer the search found, and for a question
-        about the past, the older ones are what it asks for (the rules judge)."""
-        asked = asked_attributes(query)
-        if not asked:
-            return []
-        terms = sorted({w for a in asked for w in STATEMENT_WORDS.get(a, ())})
-        n = self.s.currency_statements
-        return [i for i, _ in self.store.keyword_topk(c.ns, "episode", terms, n)]
+        cosines(c, "episode", joined)

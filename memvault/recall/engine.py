@@ -29,16 +29,21 @@ from __future__ import annotations
 import gc
 import math
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 
 import numpy as np
 
+from memvault.changes.docs import RUN, judged_until
 from memvault.config import RecallSettings
 from memvault.embed import Embedder
+from memvault.ingest.catchup import PENDING
 from memvault.kg.model import chunk_episode, normalize_name
-from memvault.kg.store import Store
+from memvault.kg.reads import NamespaceView, RecallQuery, RecallRead, informative
+from memvault.kg.store import Doc, Store
+from memvault.kg.updates import STATEMENT_WORDS, asked_attributes
 from memvault.language.person import speakers_meant
 from memvault.recall import fusion
 from memvault.recall.candidates import Candidates, Key
@@ -55,6 +60,7 @@ from memvault.recall.results import Hit
 _settled = False
 # a keyword score at most this came from words in at least half of the records (no idf)
 NO_EVIDENCE = 1e-4
+KINDS: tuple[Literal["episode", "fact"], ...] = ("episode", "fact")
 
 
 def _settle() -> None:
@@ -70,6 +76,12 @@ def _settle() -> None:
 
 
 class Recaller:
+    """Recall over the store's composed reads (memvault.kg.reads): the candidates of the
+    query, the session neighbours of the strongest, what the leading ones name, and the
+    episodes a currency verdict leads to: four calls of the store per recall; a fifth when a
+    speaker new since the last recall is named in the query (its vector is computed again
+    without the name)."""
+
     def __init__(
         self,
         *,
@@ -77,18 +89,20 @@ class Recaller:
         embedder: Embedder,
         settings: RecallSettings,
         single_valued: Callable[[str], bool] = lambda predicate: False,
-        last_dream: Callable[[str], datetime | None] = lambda namespace: None,
     ):
         self.store, self.embedder, self.s = store, embedder, settings
         self.single_valued = single_valued
-        self.last_dream = last_dream  # episodes written later are judged provisionally
         # agents ask the same things again: a query's vector is kept (bounded, oldest out)
         self._query_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._sizes: dict[str, tuple[int, int, int]] = {}  # ns → (watermark, episodes, facts)
-        self._spoke: dict[str, tuple[int, set[str]]] = {}  # namespace → (watermark, speakers)
-        self.currency = CurrencyStep(store, settings, single_valued, last_dream)
+        self._views: dict[str, NamespaceView] = {}  # the namespaces as of their last recall
+        self.currency = CurrencyStep(store, settings, single_valued)
 
     def recall(
+        self, namespace: str, query: str, *, k: int, now: datetime, as_of: datetime | None = None
+    ) -> list[Hit]:
+        return self.recalled(namespace, query, k=k, now=now, as_of=as_of).hits
+
+    def recalled(
         self,
         namespace: str,
         query: str,
@@ -96,47 +110,87 @@ class Recaller:
         k: int,
         now: datetime,
         as_of: datetime | None = None,
-        mark: int | None = None,
-    ) -> list[Hit]:
-        """``mark``: the namespace's watermark when the caller has just read it (one read per
-        recall: the caches of speakers and sizes are keyed on it)."""
+        docs: Sequence[tuple[str, str]] = (),
+    ) -> Recalled:
+        """The hits, with what the read said of the namespace: its view (watermark), the
+        memories waiting for vectors, and the documents ``docs`` asked to read beside."""
         at = as_of or now
-        mark = self.store.watermark(namespace) if mark is None else mark
-        spoke = self._speakers(namespace, mark)
-        speakers = () if self.s.speakers_in_query_vector else spoke
-        vector = self._embed_query(vector_text(query, speakers))
-        n = max(self.s.candidates, 3 * k)
+        known = self._views.get(namespace)
+        read, vector = self._read(namespace, query, k, known, docs)
+        view = self._views[namespace] = read.view
         c = Candidates(namespace)
-        c.mark = mark
-        self._gather(c, query, vector, n)
+        c.mark = view.mark
+        c.query_vector = vector / (np.linalg.norm(vector) or 1.0)
+        c.judged_until = judged_until(view.runs)
+        self._candidates(c, read, max(self.s.candidates, 3 * k))
+        out = Recalled(view=view, pending=read.pending, docs=read.docs)
         if not c.keys:
-            return []
-        self._load(c, vector)
+            return out
         fusion.quoted(c, query, self.s.phrase_words)
         base = fusion.base(c, self.s)
-        score = self._context(c, base, vector)
+        score = self._context(c, base)
         score = fusion.actor_bonus(c, score, c.named(), self.s.channel_weights)
-        meant = speakers_meant(query, {normalize_name(n) for n in spoke})
+        meant = speakers_meant(query, {normalize_name(n) for n in view.speakers})
         score = fusion.person_bonus(c, score, meant, self.s.channel_weights)
         score = fusion.session_lift(c, score, self.s.channel_weights)
         score = fusion.time_lift(c, score, query, at, self.s.channel_weights)
-        verdicts = self.currency.judge(c, query, vector, at, score, k)
+        verdicts = self.currency.judge(c, query, at, score, k)
         verdicts.newest = self.currency.newest_groups(c, query, score, verdicts.episode_answers)
         discount_lent(c, score, verdicts)
-        hits = rank(c, score, at, verdicts, k, self.s)
+        out.hits = rank(c, score, at, verdicts, k, self.s)
         if self.s.freeze_gc:
             _settle()
-        return hits
+        return out
 
-    def _speakers(self, namespace: str, now_mark: int) -> set[str]:
-        """Everyone who spoke in the namespace, read from the episodes written since the last
-        recall (a name whose turns were all deleted stays: it only leaves a query vector)."""
-        mark, names = self._spoke.get(namespace, (0, set()))
-        if now_mark != mark:
-            mark, new = self.store.speakers_since(namespace, mark)
-            names = names | new
-            self._spoke[namespace] = (mark, names)
-        return names
+    def _read(
+        self,
+        namespace: str,
+        query: str,
+        k: int,
+        known: NamespaceView | None,
+        docs: Sequence[tuple[str, str]],
+    ) -> tuple[RecallRead, np.ndarray]:
+        """One read of the candidates. The query's vector leaves out the namespace's speakers
+        (as every episode's leaves out its speaker); the speakers known from the last recall
+        are used, and the read is made again only if a new one is named in the query."""
+        spoke = known.speakers if known else frozenset()
+        text = vector_text(query, () if self.s.speakers_in_query_vector else spoke)
+        vector = self._embed_query(text)
+        asked = self._ask(namespace, query, k, vector, known, docs)
+        read = self.store.recall_read(asked)
+        if not self.s.speakers_in_query_vector and read.view.speakers != spoke:
+            again = vector_text(query, read.view.speakers)
+            if again != text:
+                vector = self._embed_query(again)
+                read = self.store.recall_read(replace(asked, vector=vector, known=read.view))
+        return read, vector
+
+    def _ask(
+        self,
+        namespace: str,
+        query: str,
+        k: int,
+        vector: np.ndarray,
+        known: NamespaceView | None,
+        docs: Sequence[tuple[str, str]],
+    ) -> RecallQuery:
+        asked = asked_attributes(query) if self.s.currency else set()
+        return RecallQuery(
+            namespace=namespace,
+            vector=vector,
+            n=max(self.s.candidates, 3 * k),
+            terms=keyword_terms(query),
+            names=name_candidates(query),
+            windows=phrase_windows(query, self.s.phrase_words),
+            chunks=self.s.chunks,
+            statement_terms=sorted({w for a in asked for w in STATEMENT_WORDS.get(a, ())}),
+            statements_n=self.s.currency_statements,
+            graph_share=self.s.graph_max_entity_share,
+            known=known,
+            docs=docs,
+            runs_kind=RUN,
+            pending_kind=PENDING,
+        )
 
     def _embed_query(self, query: str) -> np.ndarray:
         cache = self._query_vectors
@@ -150,42 +204,34 @@ class Recaller:
         return vector
 
     # -- candidates -----------------------------------------------------------------------
-    def _gather(self, c: Candidates, query: str, vector: np.ndarray, n: int) -> None:
-        terms = keyword_terms(query)
+    def _candidates(self, c: Candidates, read: RecallRead, n: int) -> None:
+        """The channels in the order they were always added (ties keep it), then the records
+        and the exact cosine of every candidate the dense channel did not rank."""
+        c.vectors.update(read.vectors)
         for kind in ("episode", "fact"):
-            nearest = self.store.vector_topk(c.ns, kind, vector, n)
+            nearest = read.dense[kind]
             if kind == "episode" and self.s.chunks:
-                nearest = self._with_chunks(c.ns, nearest, vector, n)
+                nearest = with_chunks(nearest, read.dense.get("chunk", []), n)
             c.add_channel("dense", kind, nearest)
-            found = self.store.keyword_topk(c.ns, kind, terms, n)
-            c.add_channel("keyword", kind, self._telling(c, kind, found))
-        c.query_entities = self.store.find_entities(c.ns, name_candidates(query))
-        self._graph(c, n)
-        windows = phrase_windows(query, self.s.phrase_words)
-        if windows:  # memories that may quote the query (a phrase search where one exists)
-            quoting = self.store.keyword_topk(c.ns, "episode", windows, n)
-            c.quoting = [rid for rid, _ in quoting]
-            for rid in c.quoting:
-                c.keys.setdefault(("episode", rid), None)
-
-    def _with_chunks(
-        self, namespace: str, nearest: list[tuple[str, float]], vector: np.ndarray, n: int
-    ) -> list[tuple[str, float]]:
-        """A long episode is as near as its nearest part: the chunks' vectors (what the
-        embedder would not read of a long text, memvault.kg.model.Episode.chunk_texts) lend
-        their episode their cosine when it is higher than its own."""
-        chunks = self.store.vector_topk(namespace, "chunk", vector, n)
-        if not chunks:
-            return nearest
-        best = dict(nearest)
-        for rid, score in chunks:
-            episode = chunk_episode(rid)
-            if score > best.get(episode, -2.0):
-                best[episode] = score
-        return sorted(best.items(), key=lambda kv: -kv[1])[:n]
+            c.add_channel("keyword", kind, self._telling(c, kind, read.keyword[kind], read.view))
+        c.query_entities = read.entities
+        self._graph(c, read, n)
+        c.quoting = [rid for rid, _ in read.quoting]
+        for rid in c.quoting:
+            c.keys.setdefault(("episode", rid), None)
+        c.statements = read.statements
+        for i, e in read.episodes.items():  # the candidates' records; the others wait apart
+            (c.episodes if ("episode", i) in c.keys else c.spare)[i] = e
+        c.facts.update({i: f for i, f in read.facts.items() if ("fact", i) in c.keys})
+        for kind in KINDS:
+            cosines(c, kind, [i for i in c.ids(kind) if (kind, i) not in c.signal["dense"]])
 
     def _telling(
-        self, c: Candidates, kind: Literal["episode", "fact"], found: list[tuple[str, float]]
+        self,
+        c: Candidates,
+        kind: Literal["episode", "fact"],
+        found: list[tuple[str, float]],
+        view: NamespaceView,
     ) -> list[tuple[str, float]]:
         """Keyword matches without those that tell nothing apart. bm25 gives a word found in
         at least half of the records no idf (FTS5 floors it at 1e-6), so a record that
@@ -195,58 +241,37 @@ class Recaller:
         matched every turn on "Maya": decision 0010). A few such matches among many
         records (one of two, or stats shared with other namespaces) stay."""
         weak = sum(1 for _, score in found if score <= NO_EVIDENCE)
-        if weak == 0 or 2 * weak <= self._total(c.ns, kind, c.mark):
+        total = max(view.episodes if kind == "episode" else view.facts, 1)
+        if weak == 0 or 2 * weak <= total:
             return found
         return [(rid, score) for rid, score in found if score > NO_EVIDENCE]
 
-    def _total(self, namespace: str, kind: Literal["episode", "fact"], mark: int) -> int:
-        cached = self._sizes.get(namespace)
-        if cached is None or cached[0] != mark:
-            counts = self.store.counts(namespace)
-            cached = (mark, counts["episodes"], counts["facts"])
-            self._sizes[namespace] = cached
-        return max(cached[1] if kind == "episode" else cached[2], 1)
-
-    def _graph(self, c: Candidates, n: int) -> None:
+    def _graph(self, c: Candidates, read: RecallRead, n: int) -> None:
         """Episodes and facts tied to the entities the query names; rare entities weigh more,
         and entities in a large share of all episodes (a chat's speakers) seed nothing."""
-        total = self._total(c.ns, "episode", c.mark)
-        informative = [
-            e for e in c.query_entities if e.mention_count <= self.s.graph_max_entity_share * total
-        ]
-        if not informative:
+        total = max(read.view.episodes, 1)
+        chosen = informative(c.query_entities, self.s.graph_max_entity_share, total)
+        if not chosen:
             return
-        idf = {e.id: math.log(1.0 + total / max(e.mention_count, 1)) for e in informative}
-        names = {e.id: e.name for e in informative}
+        idf = {e.id: math.log(1.0 + total / max(e.mention_count, 1)) for e in chosen}
+        names = {e.id: e.name for e in chosen}
         episode_score: dict[str, float] = defaultdict(float)
-        for episode_id, entity_id in self.store.episodes_mentioning(
-            c.ns, list(idf), limit=n * len(idf)
-        ):
+        for episode_id, entity_id in read.mentioning:
             episode_score[episode_id] += idf[entity_id]
             c.entities[("episode", episode_id)].append(names[entity_id])
         ranked = sorted(episode_score.items(), key=lambda kv: -kv[1])[:n]
         c.add_channel("graph", "episode", ranked)
         fact_score = {}
-        for fact in self.store.facts_about(c.ns, list(idf)):
+        for fact in read.facts_about:
             fact_score[fact.id] = (
                 idf.get(fact.subject_id, 0.0) + idf.get(fact.object_id or "", 0.0)
             ) * fact.confidence
             c.entities[("fact", fact.id)] = [fact.subject, fact.object]
-        c.add_channel("graph", "fact", sorted(fact_score.items(), key=lambda kv: -kv[1])[:n])
-
-    def _load(self, c: Candidates, vector: np.ndarray) -> None:
-        """Fetch every candidate record and give each its exact cosine."""
-        ids = c.ids("episode")
-        c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, ids)})
-        c.facts.update({f.id: f for f in self.store.get_facts(c.ns, c.ids("fact"))})
-        for kind in ("episode", "fact"):
-            missing = [i for i in c.ids(kind) if (kind, i) not in c.signal["dense"]]
-            cosines(self.store, c, kind, missing, vector)
+        ranked = sorted(fact_score.items(), key=lambda kv: -kv[1])[:n]
+        c.add_channel("graph", "fact", ranked)
 
     # -- fusion ---------------------------------------------------------------------------
-    def _context(
-        self, c: Candidates, base: dict[Key, float], vector: np.ndarray
-    ) -> dict[Key, float]:
+    def _context(self, c: Candidates, base: dict[Key, float]) -> dict[Key, float]:
         """Each turn also takes a share of its best neighbour's base score; neighbours of the
         strongest episodes join the candidates (an answer often sits one turn after the
         question that names the topic)."""
@@ -255,11 +280,13 @@ class Recaller:
             return dict(base)
         strongest = sorted((k for k in base if k[0] == "episode"), key=lambda k: -base[k])
         anchors = [c.episodes[i] for _, i in strongest[: self.s.context_anchors] if i in c.episodes]
-        around = self.store.session_neighbours(c.ns, anchors, self.s.context_window)
+        near = self.store.neighbours_read(c.ns, anchors, self.s.context_window, list(c.episodes))
+        around = near.around
         fresh = [i for ids in around.values() for i in ids if i not in c.episodes]
         if fresh:
-            c.episodes.update({e.id: e for e in self.store.get_episodes(c.ns, fresh)})
-            cosines(self.store, c, "episode", fresh, vector)
+            c.vectors.update(near.vectors)
+            c.episodes.update({i: near.episodes[i] for i in fresh if i in near.episodes})
+            cosines(c, "episode", fresh)
             dense = sorted((v for v in c.signal["dense"].values() if v > 0), reverse=True)
             for i in fresh:
                 key = ("episode", i)
@@ -275,3 +302,30 @@ class Recaller:
         for key, lift in c.signal["context"].items():
             score[key] = score.get(key, 0.0) + lift
         return score
+
+
+def with_chunks(
+    nearest: list[tuple[str, float]], chunks: list[tuple[str, float]], n: int
+) -> list[tuple[str, float]]:
+    """A long episode is as near as its nearest part: the chunks' vectors (what the
+    embedder would not read of a long text, memvault.kg.model.Episode.chunk_texts) lend
+    their episode their cosine when it is higher than its own."""
+    if not chunks:
+        return nearest
+    best = dict(nearest)
+    for rid, score in chunks:
+        episode = chunk_episode(rid)
+        if score > best.get(episode, -2.0):
+            best[episode] = score
+    return sorted(best.items(), key=lambda kv: -kv[1])[:n]
+
+
+@dataclass
+class Recalled:
+    """One recall: its hits, the namespace as the read found it, the memories still waiting
+    for vectors, and the documents asked to be read beside."""
+
+    view: NamespaceView
+    pending: int = 0
+    docs: list[Doc] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)

@@ -132,6 +132,21 @@ class SQLiteStore(Inventory, Store):
             if outer:
                 self._conn.execute("COMMIT")
 
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One read transaction: the reads inside see the file as of one moment (WAL keeps
+        that version for them while writers go on). Inside a write's transaction, that."""
+        with self._lock:
+            if self._conn.in_transaction:
+                yield
+                return
+            self._conn.execute("BEGIN DEFERRED")
+            try:
+                yield
+            finally:
+                if self._conn.in_transaction:
+                    self._conn.execute("COMMIT")
+
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         with self._lock:
             try:
