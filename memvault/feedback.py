@@ -21,14 +21,14 @@ from typing import Literal
 
 from memvault.errors import InvalidInputError, NotFoundError
 from memvault.kg.model import Episode, Fact, Tier
-from memvault.kg.store import Batch, Store
+from memvault.kg.store import Batch, RecordStore
 
 Signal = Literal["access", "reinforce", "up", "down", "correct", "incorrect"]
 SIGNALS: tuple[str, ...] = ("access", "reinforce", "up", "down", "correct", "incorrect")
 
 
 class Feedback:
-    def __init__(self, store: Store):
+    def __init__(self, store: RecordStore):
         self.store = store
 
     def apply(self, namespace: str, ids: Iterable[str], signal: str, at: datetime) -> list[str]:

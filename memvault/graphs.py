@@ -16,7 +16,7 @@ from memvault.kg.communities import Partition, leiden, scan
 from memvault.kg.discovery import Discovery, cross_community, indirect_strong, knowledge_gaps
 from memvault.kg.edge_ops import Edge, co_mention_counts, composite_edges
 from memvault.kg.model import normalize_name
-from memvault.kg.store import Store
+from memvault.kg.store import SearchStore
 from memvault.llm.port import LLM
 from memvault.llm.prompts import summarize_communities_v1
 
@@ -28,7 +28,7 @@ class GraphView:
     settings: GraphSettings
 
     @classmethod
-    def load(cls, store: Store, ws: Workspace, settings: GraphSettings) -> GraphView:
+    def load(cls, store: SearchStore, ws: Workspace, settings: GraphSettings) -> GraphView:
         vectors = store.get_vectors(ws.namespace, "entity", list(ws.entities))
         return cls(ws, vectors, settings)
 

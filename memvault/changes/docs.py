@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from memvault.changes.plan import Change
-from memvault.kg.store import Doc, Store
+from memvault.kg.store import Doc, DocumentStore
 
 RUN, JOURNAL, REVIEW = "dream_run", "dream_journal", "review"
 PENDING, PROGRESS = "dream_pending", "dream_progress"  # cleared once applied; per chunk
@@ -36,7 +36,9 @@ def judged_until(runs: Sequence[Doc]) -> datetime | None:
     return None
 
 
-def last_ops(store: Store, namespace: str, ids: Sequence[str], runs: int = 10) -> dict[str, str]:
+def last_ops(
+    store: DocumentStore, namespace: str, ids: Sequence[str], runs: int = 10
+) -> dict[str, str]:
     """record id → the op of the newest applied dream change to it, looked for in the
     journals of the newest ``runs`` applied runs (a verdict is rare: a bounded scan)."""
     want, out = set(ids), {}
@@ -51,7 +53,7 @@ def last_ops(store: Store, namespace: str, ids: Sequence[str], runs: int = 10) -
     return out
 
 
-def rejected_ops(store: Store, namespace: str) -> dict[tuple[str, str, str], str]:
+def rejected_ops(store: DocumentStore, namespace: str) -> dict[tuple[str, str, str], str]:
     """(kind, target id, op) of every change a human rejected → the review item's id."""
     out: dict[tuple[str, str, str], str] = {}
     for d in store.list_docs(namespace, REVIEW, status="rejected", limit=100_000):

@@ -22,7 +22,7 @@ from typing import Any
 
 from memvault.config import ReviewSettings
 from memvault.kg.model import new_id
-from memvault.kg.store import Doc, Store
+from memvault.kg.store import Doc, DocumentStore
 
 POLICY, POLICY_CHANGE = "review_policy", "policy_change"
 _ID = "policy"
@@ -54,7 +54,7 @@ class Move:
     why: str
 
 
-def load(store: Store, namespace: str) -> PolicyState:
+def load(store: DocumentStore, namespace: str) -> PolicyState:
     found = store.get_docs(namespace, POLICY, [_ID])
     if not found:
         return PolicyState()
@@ -104,7 +104,7 @@ def calibrate(
 
 
 def decision_docs(
-    store: Store,
+    store: DocumentStore,
     namespace: str,
     item: Doc,
     decision: str,
@@ -132,7 +132,7 @@ def decision_docs(
 
 
 def outcome_docs(
-    store: Store, namespace: str, ops: Sequence[str], verdict: str, now: datetime
+    store: DocumentStore, namespace: str, ops: Sequence[str], verdict: str, now: datetime
 ) -> list[Doc]:
     """Count a recall verdict against the ops that last changed the judged records: how the
     auto-approved changes turn out when someone reads them (statistics beside the review
@@ -146,7 +146,7 @@ def outcome_docs(
     return [Doc(POLICY, _ID, state.body(), created_at=now)]
 
 
-def reset_docs(store: Store, namespace: str, now: datetime, default: float) -> list[Doc]:
+def reset_docs(store: DocumentStore, namespace: str, now: datetime, default: float) -> list[Doc]:
     """Every op back to the default threshold (counts kept), journaled."""
     state = load(store, namespace)
     docs = [
@@ -163,7 +163,9 @@ def reset_docs(store: Store, namespace: str, now: datetime, default: float) -> l
     return [Doc(POLICY, _ID, state.body(), created_at=now), *docs]
 
 
-def describe(store: Store, namespace: str, default: float, limit: int = 50) -> dict[str, Any]:
+def describe(
+    store: DocumentStore, namespace: str, default: float, limit: int = 50
+) -> dict[str, Any]:
     """What ``memvault review policy`` shows: thresholds, decision counts, recent moves."""
     state = load(store, namespace)
     return {

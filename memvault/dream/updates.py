@@ -24,7 +24,7 @@ from memvault.changes.workspace import Workspace
 from memvault.config import UpdateSettings
 from memvault.errors import LLMError
 from memvault.kg.model import Episode, Replacement
-from memvault.kg.store import Store
+from memvault.kg.store import DocumentStore
 from memvault.kg.updates import Said, chains, judge
 from memvault.language.person import ASSISTANTS
 from memvault.llm.offline import OfflineProvider
@@ -73,7 +73,7 @@ def _nearby(
     return pairs
 
 
-def last_judged(store: Store, namespace: str) -> datetime | None:
+def last_judged(store: DocumentStore, namespace: str) -> datetime | None:
     """When the newest applied dream that ran this stage looked from (run documents)."""
     return judged_until(store.list_docs(namespace, RUN, status="applied", limit=1_000))
 

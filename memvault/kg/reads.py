@@ -68,7 +68,8 @@ class RecallQuery:
 @dataclass
 class RecallRead:
     view: NamespaceView
-    dense: dict[str, Ranked] = field(default_factory=dict)  # episode / chunk / fact
+    # episode (a long one as near as its nearest chunk) / fact
+    dense: dict[str, Ranked] = field(default_factory=dict)
     keyword: dict[str, Ranked] = field(default_factory=dict)  # episode / fact
     quoting: Ranked = field(default_factory=list)
     statements: list[str] = field(default_factory=list)
@@ -77,7 +78,8 @@ class RecallRead:
     facts_about: list[Fact] = field(default_factory=list)
     episodes: dict[str, Episode] = field(default_factory=dict)
     facts: dict[str, Fact] = field(default_factory=dict)
-    vectors: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)  # (kind, id)
+    # (kind, id): of the records the dense search did not rank (their cosine is computed)
+    vectors: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
     docs: list[Doc] = field(default_factory=list)
     pending: int = 0
 
@@ -144,7 +146,8 @@ def recall_read(store: Store, q: RecallQuery) -> RecallRead:
     for kind in ("episode", "fact"):
         out.dense[kind] = store.vector_topk(ns, kind, q.vector, q.n)
         if kind == "episode" and q.chunks:
-            out.dense["chunk"] = store.vector_topk(ns, "chunk", q.vector, q.n)
+            chunks = store.vector_topk(ns, "chunk", q.vector, q.n)
+            out.dense[kind] = with_chunks(out.dense[kind], chunks, q.n)
         out.keyword[kind] = store.keyword_topk(ns, kind, q.terms, q.n)
     out.entities = store.find_entities(ns, q.names) if q.names else []
     seeds = [e.id for e in informative(out.entities, q.graph_share, out.view.episodes)]
@@ -158,7 +161,6 @@ def recall_read(store: Store, q: RecallQuery) -> RecallRead:
         out.statements = [i for i, _ in found]
     episode_ids = dict.fromkeys(
         [i for i, _ in out.dense["episode"]]
-        + [chunk_episode(i) for i, _ in out.dense.get("chunk", [])]
         + [i for i, _ in out.keyword["episode"]]
         + [e for e, _ in out.mentioning]
         + [i for i, _ in out.quoting]
@@ -172,14 +174,29 @@ def recall_read(store: Store, q: RecallQuery) -> RecallRead:
     out.episodes = {e.id: e for e in store.get_episodes(ns, list(episode_ids))}
     out.facts = {f.id: f for f in store.get_facts(ns, list(fact_ids))}
     out.facts.update({f.id: f for f in out.facts_about if f.id not in out.facts})
-    out.vectors = _vectors(store, ns, "episode", list(out.episodes)) | _vectors(
-        store, ns, "fact", list(out.facts)
-    )
+    ranked = {i for i, _ in out.dense["episode"]}
+    ranked_facts = {i for i, _ in out.dense["fact"]}
+    out.vectors = _vectors(store, ns, "episode", [i for i in out.episodes if i not in ranked])
+    out.vectors |= _vectors(store, ns, "fact", [i for i in out.facts if i not in ranked_facts])
     for kind, ids in _by_kind(q.docs).items():
         out.docs += store.get_docs(ns, kind, ids)
     if q.pending_kind:
         out.pending = store.count_docs(ns, q.pending_kind)
     return out
+
+
+def with_chunks(nearest: Ranked, chunks: Ranked, n: int) -> Ranked:
+    """A long episode is as near as its nearest part: the chunks' vectors (what the
+    embedder would not read of a long text, memvault.kg.model.Episode.chunk_texts) lend
+    their episode their cosine when it is higher than its own."""
+    if not chunks:
+        return nearest
+    best = dict(nearest)
+    for rid, score in chunks:
+        episode = chunk_episode(rid)
+        if score > best.get(episode, -2.0):
+            best[episode] = score
+    return sorted(best.items(), key=lambda kv: -kv[1])[:n]
 
 
 def _by_kind(docs: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
@@ -220,18 +237,25 @@ def named_read(
 
 
 def episodes_read(
-    store: Store, ns: str, ids: Sequence[str], follow: Sequence[str], fact_vectors: Sequence[str]
+    store: Store,
+    ns: str,
+    ids: Sequence[str],
+    follow: Sequence[str],
+    vectors_of: Sequence[tuple[str, str]],
 ) -> Loaded:
-    """Episodes ``ids`` and those ``follow`` names, with vectors; the episodes that any of the
-    loaded ``ids`` say replaced them (one link on), in ``replacers``; vectors of the facts
-    ``fact_vectors``."""
+    """Episodes ``ids`` and those ``follow`` names; the episodes that any of the loaded
+    ``ids`` say replaced them (one link on), in ``replacers``; the vectors of all of them and
+    of the records ``vectors_of`` (kind, id)."""
     wanted = list(dict.fromkeys([*ids, *follow]))
     out = Loaded(episodes={e.id: e for e in store.get_episodes(ns, wanted)} if wanted else {})
     new = {r.episode_id for i in ids if (e := out.episodes.get(i)) for r in e.replaced_by}
     new -= set(out.episodes)
     if new:
         out.replacers = {e.id: e for e in store.get_episodes(ns, sorted(new))}
-    out.vectors = _vectors(store, ns, "episode", [*out.episodes, *out.replacers]) | _vectors(
-        store, ns, "fact", fact_vectors
+    episodes = dict.fromkeys([*out.episodes, *out.replacers])
+    episodes.update(dict.fromkeys(i for kind, i in vectors_of if kind == "episode"))
+    facts = [i for kind, i in vectors_of if kind == "fact"]
+    out.vectors = _vectors(store, ns, "episode", list(episodes)) | _vectors(
+        store, ns, "fact", facts
     )
     return out

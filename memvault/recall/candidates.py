@@ -36,7 +36,8 @@ class Candidates:
         self.speaking: set[str] = set()  # the entities of the leading episodes' speakers
         self.speakers_read: set[str] = set()  # the speakers whose entities were looked up
         self.query_vector: np.ndarray = np.zeros(0, dtype=np.float32)  # unit length
-        self.vectors: dict[Key, np.ndarray] = {}  # of every record read (kind, id)
+        self.vectors: dict[Key, np.ndarray] = {}  # (kind, id) → vector, where one was read
+        self.asked_vectors: set[Key] = set()  # asked of the store (found or not: pending)
         self.spare: dict[str, Episode] = {}  # episodes read that are not candidates (yet)
         self.statements: list[str] = []  # episodes that may state what the query asks
         self.judged_until: datetime | None = None  # the last dream that judged statements

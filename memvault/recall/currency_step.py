@@ -69,6 +69,7 @@ class CurrencyStep:
             if score[key] >= self.s.group_band * top and (i := key[1]) in c.episodes
         ]
         ids += [i for i in sorted(answers) if i in c.episodes and i not in ids]
+        self.vectors_for(c, "episode", ids)
         vectors = {i: v for i in ids if (v := c.vectors.get(("episode", i))) is not None}
         linked = self._naming(c, ids) if self.s.group_named else set()
         return groups.newest_of_groups(
@@ -78,6 +79,36 @@ class CurrencyStep:
             self.s.group_linkage,
             linked,
         )
+
+    def _vectors_wanted(
+        self,
+        c: Candidates,
+        score: dict[Key, float],
+        leading: list[Episode],
+        loading: list[str],
+        fresh_facts: list[str],
+    ) -> list[Key]:
+        """The vectors the rest of this recall compares that no read brought: the episodes
+        that may be grouped (the leading by score, those being loaded, the statements), and
+        the current facts that join the candidates."""
+        top = sorted((k for k in score if k[0] == "episode"), key=lambda k: -score[k])
+        ids = [k[1] for k in top[: self.s.group_top]] + [e.id for e in leading]
+        ids += [*loading, *c.statements]
+        keys = [("episode", i) for i in dict.fromkeys(ids)] + [("fact", i) for i in fresh_facts]
+        return [k for k in keys if k not in c.vectors and k not in c.asked_vectors]
+
+    def vectors_for(
+        self, c: Candidates, kind: Literal["episode", "fact"], ids: Sequence[str]
+    ) -> None:
+        """Vectors of ``ids`` that no read asked for yet (a fallback: the reads ask for all
+        that the default settings compare; a memory waiting for its vector has none)."""
+        keys = [(kind, i) for i in ids if (kind, i) not in c.vectors]
+        keys = [k for k in keys if k not in c.asked_vectors]
+        if not keys:
+            return
+        c.asked_vectors.update(keys)
+        found = self.store.get_vectors(c.ns, kind, [i for _, i in keys])
+        c.vectors.update({(kind, i): v for i, v in found.items()})
 
     def _naming(self, c: Candidates, ids: list[str]) -> set[frozenset[str]]:
         """Pairs of ``ids`` that both name something other than their speakers (two
@@ -161,17 +192,19 @@ class CurrencyStep:
         facts += [f for f in found.answers if f not in facts]
         sources = {i for f in facts for i in f.source_episode_ids}
         stated = c.statements  # found by the candidates' read
-        needed = (sources | set(stated)) - set(c.episodes)
+        needed = sorted((sources | set(stated)) - set(c.episodes))
         spare = {i: c.spare[i] for i in needed if i in c.spare}
         ids = {e.id for e in leading}
         known = [*leading, *spare.values(), *(c.episodes[i] for i in stated if i in c.episodes)]
-        follow = {r.episode_id for e in known for r in e.replaced_by} - set(c.episodes)
+        follow = sorted({r.episode_id for e in known for r in e.replaced_by} - set(needed))
+        wanted_vectors = self._vectors_wanted(c, score, leading, [*needed, *follow], fresh_facts)
         loaded = self.store.episodes_read(
-            c.ns, sorted(needed - set(spare)), sorted(follow - needed), fresh_facts
+            c.ns, [i for i in needed if i not in spare], follow, wanted_vectors
         )
         c.vectors.update(loaded.vectors)
-        c.episodes.update(spare)
-        c.episodes.update({i: e for i in needed if (e := loaded.episodes.get(i))})
+        c.asked_vectors.update(wanted_vectors)
+        c.asked_vectors.update(("episode", i) for i in [*loaded.episodes, *loaded.replacers])
+        c.episodes.update({i: e for i in needed if (e := spare.get(i) or loaded.episodes.get(i))})
         cosines(c, "fact", fresh_facts)
         judged_set = leading + [c.episodes[i] for i in sorted(sources - ids) if i in c.episodes]
         asked = asked_attributes(query)
@@ -187,9 +220,8 @@ class CurrencyStep:
         missing = sorted(i for i in wanted if i not in pool)
         if missing:  # not expected: every link of what was judged was read on
             pool.update({e.id: e for e in self.store.get_episodes(c.ns, missing)})
-            found_vectors = self.store.get_vectors(c.ns, "episode", missing)
-            c.vectors.update({("episode", i): v for i, v in found_vectors.items()})
         c.episodes.update({i: pool[i] for i in sorted(wanted) if i in pool})
+        self.vectors_for(c, "episode", sorted(wanted))
         judged = episode_updates.assess(
             judged_set,
             c.episodes,

@@ -40,7 +40,7 @@ from memvault.changes.docs import RUN, judged_until
 from memvault.config import RecallSettings
 from memvault.embed import Embedder
 from memvault.ingest.catchup import PENDING
-from memvault.kg.model import chunk_episode, normalize_name
+from memvault.kg.model import normalize_name
 from memvault.kg.reads import NamespaceView, RecallQuery, RecallRead, informative
 from memvault.kg.store import Doc, Store
 from memvault.kg.updates import STATEMENT_WORDS, asked_attributes
@@ -209,10 +209,7 @@ class Recaller:
         and the exact cosine of every candidate the dense channel did not rank."""
         c.vectors.update(read.vectors)
         for kind in ("episode", "fact"):
-            nearest = read.dense[kind]
-            if kind == "episode" and self.s.chunks:
-                nearest = with_chunks(nearest, read.dense.get("chunk", []), n)
-            c.add_channel("dense", kind, nearest)
+            c.add_channel("dense", kind, read.dense[kind])
             c.add_channel("keyword", kind, self._telling(c, kind, read.keyword[kind], read.view))
         c.query_entities = read.entities
         self._graph(c, read, n)
@@ -220,6 +217,9 @@ class Recaller:
         for rid in c.quoting:
             c.keys.setdefault(("episode", rid), None)
         c.statements = read.statements
+        ranked = set(c.signal["dense"])  # the read brought the vectors of all the others
+        c.asked_vectors |= {("episode", i) for i in read.episodes} - ranked
+        c.asked_vectors |= {("fact", i) for i in read.facts} - ranked
         for i, e in read.episodes.items():  # the candidates' records; the others wait apart
             (c.episodes if ("episode", i) in c.keys else c.spare)[i] = e
         c.facts.update({i: f for i, f in read.facts.items() if ("fact", i) in c.keys})
@@ -285,6 +285,7 @@ class Recaller:
         fresh = [i for ids in around.values() for i in ids if i not in c.episodes]
         if fresh:
             c.vectors.update(near.vectors)
+            c.asked_vectors.update(("episode", i) for i in near.episodes)
             c.episodes.update({i: near.episodes[i] for i in fresh if i in near.episodes})
             cosines(c, "episode", fresh)
             dense = sorted((v for v in c.signal["dense"].values() if v > 0), reverse=True)
@@ -302,22 +303,6 @@ class Recaller:
         for key, lift in c.signal["context"].items():
             score[key] = score.get(key, 0.0) + lift
         return score
-
-
-def with_chunks(
-    nearest: list[tuple[str, float]], chunks: list[tuple[str, float]], n: int
-) -> list[tuple[str, float]]:
-    """A long episode is as near as its nearest part: the chunks' vectors (what the
-    embedder would not read of a long text, memvault.kg.model.Episode.chunk_texts) lend
-    their episode their cosine when it is higher than its own."""
-    if not chunks:
-        return nearest
-    best = dict(nearest)
-    for rid, score in chunks:
-        episode = chunk_episode(rid)
-        if score > best.get(episode, -2.0):
-            best[episode] = score
-    return sorted(best.items(), key=lambda kv: -kv[1])[:n]
 
 
 @dataclass
