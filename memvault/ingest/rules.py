@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memvault.language.kinds import kind_of
 from memvault.language.lexicon import common_word
 from memvault.llm.prompts import ExtractedEntity, ExtractedFact, Extraction
 
@@ -198,7 +199,6 @@ _JOINED = re.compile(  # "and Bo", "or Bo", ", Fay and Gus" (the last name is re
     r"(?:\s+(?:and|or|&)\s+|(?:,\s*[A-Z][\w'’-]*)+,?\s+(?:and|or)\s+)([A-Z][\w'’-]*)"
 )
 _QUOTED = re.compile(r"[\"“]([^\"“”\n]{1,80})[\"”]")
-_PLACE_CUE = re.compile(r"\b(?:in|at|to|from|near|visit|visited|visiting)\s+$", re.IGNORECASE)
 _PERSON_CUE = re.compile(
     rf"\bmy (?:{_RELATIONS}|friend|colleague|cousin|aunt|uncle)\s+$", re.IGNORECASE
 )
@@ -240,7 +240,8 @@ def _named_entities(text: str) -> list[tuple[str, str, bool]]:
     found: list[tuple[str, str, bool]] = []
     titles = [m for m in _QUOTED.finditer(text) if _title(m.group(1))]
     for m in titles:
-        found += _name(text[: m.start()], m.group(1).strip(" .,!?").split(), tentative=False)
+        title = m.group(1).strip(" .,!?").split()
+        found += _name(text[: m.start()], title, tentative=False, quoted=True)
     for match in _CAP_RUN.finditer(text):
         if any(t.start() < match.start() < t.end() for t in titles):
             continue  # part of a quoted title
@@ -295,11 +296,13 @@ def _title(quoted: str) -> bool:
     return len(long) == 1 or 2 * sum(not w[:1].islower() for w in long) > len(long)
 
 
-def _name(before: str, words: list[str], *, tentative: bool) -> list[tuple[str, str, bool]]:
+def _name(
+    before: str, words: list[str], *, tentative: bool, quoted: bool = False
+) -> list[tuple[str, str, bool]]:
     name = " ".join(words).rstrip("'’").removesuffix("'s").removesuffix("’s")
     if len(name) < 2 or name.lower() in _MONTHS:
         return []
-    return [(name, _entity_type(before, words), tentative)]
+    return [(name, _entity_type(before, words, quoted), tentative)]
 
 
 def _verb_form(word: str) -> bool:
@@ -335,14 +338,15 @@ def _opens_sentence(text: str, at: int) -> bool:
     return not before or before[-1] in ".!?:;\n"
 
 
-def _entity_type(before: str, words: list[str]) -> str:
+def _entity_type(before: str, words: list[str], quoted: bool = False) -> str:
+    """An organisation by its last word, a person by a relation before it ("my sister
+    Lena"), else what world knowledge says of the name (memvault.language.kinds); a
+    preposition alone ("at Starbucks", "to Nils Frahm") says nothing of its kind."""
     if words[-1].lower() in _ORG_WORDS:
         return "organization"
     if _PERSON_CUE.search(before):
         return "person"
-    if _PLACE_CUE.search(before):
-        return "place"
-    return "unknown"
+    return kind_of(" ".join(words), before, quoted=quoted) or "unknown"
 
 
 def _facts(text: str, subject: str) -> list[ExtractedFact]:

