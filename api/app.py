@@ -22,7 +22,7 @@ from api.auth import KeyStore
 from api.deps import admin
 from api.metrics import Metrics, MetricsMiddleware
 from api.routers import admin as admin_routes
-from api.routers import dream, forget, memory, persona
+from api.routers import dream, forget, memory, persona, types
 from api.schemas import ErrorResponse
 from api.security import require_strong_secrets, throttle_for
 from memvault.coord.redis import CoordinationUnavailable
@@ -137,6 +137,7 @@ def create_app(vault: MemVault, jobs: JobQueue) -> FastAPI:
         forget.router,
         dream.router,
         persona.router,
+        types.router,
         admin_routes.router,
         console.router,
         console_memory.router,

@@ -315,7 +315,7 @@ def entity(request: Request, ns: str, name: str) -> Response:
         f"<li>{escape(e.occurred_at.isoformat()[:10])} {_memory_link(ns, e, e.content[:200])}</li>"
         for e in episodes
     )
-    kinds = ", ".join(sorted({x.type.value for x in found}))
+    kinds = ", ".join(sorted({x.type for x in found}))
     body = (
         f"<p class='muted'>{escape(kinds)} · {len(facts)} facts · {len(episodes)} memories "
         f"name it</p><h3>its facts over time</h3>{timeline_svg(facts, now)}"

@@ -223,6 +223,9 @@ class Client(_Remote):
     primer = blocking(ops.primer)
     attitudes = blocking(ops.attitudes)
     skills = blocking(ops.skills)
+    entity_types = blocking(ops.entity_types)
+    define_entity_type = blocking(ops.define_entity_type)
+    remove_entity_type = blocking(ops.remove_entity_type)
 
 
 class AsyncClient(_Remote):
@@ -284,3 +287,6 @@ class AsyncClient(_Remote):
     primer = awaiting(ops.primer)
     attitudes = awaiting(ops.attitudes)
     skills = awaiting(ops.skills)
+    entity_types = awaiting(ops.entity_types)
+    define_entity_type = awaiting(ops.define_entity_type)
+    remove_entity_type = awaiting(ops.remove_entity_type)

@@ -15,6 +15,7 @@ from memvault.capabilities.forget import Correction, ForgetPlan
 from memvault.errors import InvalidInputError
 from memvault.ingest.pipeline import WriteResult
 from memvault.kg.model import Episode, Fact
+from memvault.kg.vocabulary import EntityTypeDef
 from memvault.recall.results import Explanation, Hit, Recall
 
 R = TypeVar("R")
@@ -331,3 +332,27 @@ def attitudes(
 
 def skills(c: Base, /, *, namespace: str | None = None) -> Op[list[dict[str, Any]]]:
     return list((yield Call("GET", c._path(namespace, "/persona/skills"))))
+
+
+def entity_types(c: Base, /, *, namespace: str | None = None) -> Op[list[EntityTypeDef]]:
+    found = yield Call("GET", c._path(namespace, "/entity-types"))
+    return [EntityTypeDef.model_validate(t) for t in found]
+
+
+def define_entity_type(
+    c: Base,
+    /,
+    name: str,
+    description: str,
+    *,
+    cues: Sequence[str] = (),
+    namespace: str | None = None,
+) -> Op[EntityTypeDef]:
+    body = {"description": description, "cues": list(cues)}
+    found = yield Call("PUT", c._path(namespace, f"/entity-types/{name}"), json=body)
+    return EntityTypeDef.model_validate(found)
+
+
+def remove_entity_type(c: Base, /, name: str, *, namespace: str | None = None) -> Op[EntityTypeDef]:
+    found = yield Call("DELETE", c._path(namespace, f"/entity-types/{name}"))
+    return EntityTypeDef.model_validate(found)

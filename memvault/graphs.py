@@ -51,7 +51,7 @@ class GraphView:
         live = self.live_mentions()
         return composite_edges(
             ids,
-            [self.ws.entities[i].type.value for i in ids],
+            [self.ws.entities[i].type for i in ids],
             live,
             {ep: self.ws.episodes[ep].session_id for ep in live},
             self.vectors,
@@ -111,7 +111,7 @@ class GraphView:
             "indirect_strong": indirect_strong(nodes, edges, s.discovery_k),
             "knowledge_gap": knowledge_gaps(
                 nodes,
-                {i: e.type.value for i, e in self.ws.entities.items()},
+                {i: e.type for i, e in self.ws.entities.items()},
                 {i: e.mention_count for i, e in self.ws.entities.items()},
                 edges,
                 s.discovery_k,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from memvault.background import Background
 from memvault.bootstrap import Container, bootstrap, load_settings
+from memvault.capabilities.entity_types import EntityTypeMethods
 from memvault.capabilities.facts import FactMethods
 from memvault.capabilities.sdk import ForgetMethods
 from memvault.capabilities.vectors import VectorMethods
@@ -53,6 +54,7 @@ class MemVault(
     VectorMethods,
     DumpMethods,
     FactMethods,
+    EntityTypeMethods,
 ):
     def __init__(self, container: Container):
         self.c = container

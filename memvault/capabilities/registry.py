@@ -114,6 +114,10 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("inbox", "read", "GET /inbox", mcp="inbox", cli="inbox", client=True),
     _op("mark_seen", "write", "POST /inbox/seen", sdk=False),
     _op("mark_dismissed", "write", "POST /inbox/dismiss", sdk=False),
+    # the namespace's own entity types (memvault.kg.vocabulary)
+    _op("entity_types", "read", "GET /entity-types", cli="types", client=True),
+    _op("define_entity_type", "write", "PUT /entity-types/{type_name}", client=True),
+    _op("remove_entity_type", "write", "DELETE /entity-types/{type_name}", client=True),
     # persona
     _op("attitudes", "read", "GET /persona/attitudes", mcp="attitudes", cli="persona", client=True),
     _op("upsert_attitude", "write", "POST /persona/attitudes"),

@@ -320,6 +320,7 @@ from memvault.cli import (  # noqa: E402
     review_cmd,
     serve_cmd,
     stats_cmd,
+    types_cmd,
     vectors_cmd,
 )
 
@@ -340,6 +341,7 @@ app.add_typer(review_cmd.review_app, name="review")
 app.add_typer(graph_cmd.graph_app, name="graph")
 app.add_typer(graph_cmd.inbox_app, name="inbox")
 app.add_typer(persona_cmd.persona_app, name="persona")
+app.add_typer(types_cmd.types_app, name="types")
 app.command("lint")(lint_cmd.lint)
 app.command("forget")(forget_cmd.forget)
 app.command("correct")(forget_cmd.correct)

@@ -1,8 +1,7 @@
 """The write path, one batch at a time: validate → normalise → exact-duplicate gate →
 extract (LLM port) → resolve entities → facts (new or reinforced) → embed → one commit.
 
-Nothing is stored unless the whole batch is valid and commits; a write is acknowledged only
-after its commit.
+Nothing is stored unless the whole batch is valid and commits; acknowledged after the commit.
 """
 
 from __future__ import annotations
@@ -33,6 +32,7 @@ from memvault.kg.model import (
     content_hash,
 )
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
+from memvault.kg.vocabulary import ENTITY_TYPE, from_docs
 from memvault.language.text import CHUNK_CHARS
 from memvault.llm import LLM
 from memvault.llm.prompts import ExtractedFact, Extraction, extract_v1
@@ -120,10 +120,11 @@ class Writer:
             result.watermark = self.store.watermark(namespace)
             return result
         batch = Batch(namespace=namespace, episodes=fresh)
-        entities = Entities(self.store, namespace, now)
+        own = from_docs(self.store.list_docs(namespace, ENTITY_TYPE, limit=1000))
+        entities = Entities(self.store, namespace, now, own)
         facts = Facts(self.store, namespace, now)
         llm = self.rules if rules_only and self.rules is not None else self.llm
-        extractions = [self._extract(llm, e, result) for e in fresh]
+        extractions = [self._extract(llm, e, result, own) for e in fresh]
         entities.prepare(fresh, extractions)
         for episode, extraction in zip(fresh, extractions, strict=True):
             try:
@@ -174,11 +175,12 @@ class Writer:
         result.fact_ids = [f.id for f in batch.facts]
         return result
 
-    def _extract(self, llm: LLM, episode: Episode, result: WriteResult) -> Extraction:
+    def _extract(self, llm: LLM, e: Episode, result: WriteResult, own: Mapping) -> Extraction:
         """The entities and facts of one memory, or none (counted) when extraction fails."""
+        types = {t.name: t.description for t in own.values()}  # the namespace's own
         try:
             return llm.complete(
-                extract_v1(episode.content, speaker=episode.speaker, subject_hint="user"),
+                extract_v1(e.content, speaker=e.speaker, subject_hint="user", types=types),
                 call_site="ingest.extract",
             )
         except DERIVATION_ERRORS as exc:

@@ -8,16 +8,25 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 
+from memvault.kg import vocabulary
 from memvault.kg.model import Entity, EntityType, Episode, Fact, normalize_name
 from memvault.kg.store import FactQuery, Store
+from memvault.kg.vocabulary import EntityTypeDef
 from memvault.llm.prompts import ExtractedEntity, Extraction
 
 
 class Entities:
     """Entity resolution within one batch: stored entities first, then new ones."""
 
-    def __init__(self, store: Store, namespace: str, now: datetime):
+    def __init__(
+        self,
+        store: Store,
+        namespace: str,
+        now: datetime,
+        own_types: dict[str, EntityTypeDef] | None = None,
+    ):
         self.store, self.namespace, self.now = store, namespace, now
+        self.own_types = own_types or {}  # the namespace's own entity types
         self.by_norm: dict[str, Entity] = {}
         self.new: dict[str, Entity] = {}
         self.touched: dict[str, Entity] = {}
@@ -33,6 +42,10 @@ class Entities:
         )
         self.speaking(episodes)
         self.recurring = recurring_openers(episodes, extractions)
+        if self.own_types:  # "my dog Pepper": a type of the namespace's, by its cue
+            for episode, ex in zip(episodes, extractions, strict=True):
+                for x in ex.entities:
+                    x.type = vocabulary.cued(episode.content, x.name, self.own_types) or x.type
 
     def keeps(self, x: ExtractedEntity) -> bool:
         """A name is kept; a tentative one (capitalised only because it opens a sentence)
@@ -64,14 +77,15 @@ class Entities:
             entity = Entity(
                 namespace=self.namespace,
                 name=name.strip(),
-                type=_entity_type(etype),
+                type=vocabulary.known(etype, self.own_types),
                 created_at=self.now,
                 last_seen_at=seen_at,
             )
             self.by_norm[norm] = entity
             self.new[entity.id] = entity
-        elif entity.type == EntityType.UNKNOWN and etype != "unknown":
-            entity.type = _entity_type(etype)
+        elif entity.type == EntityType.UNKNOWN or etype in self.own_types:
+            # a type of the namespace's own is more telling than a built-in one
+            entity.type = vocabulary.known(etype, self.own_types)
         if seen_at > entity.last_seen_at:
             entity.last_seen_at = seen_at
         if entity.id not in self.new:
@@ -100,18 +114,18 @@ class Entities:
         return [*self.new.values(), *self.touched.values()]
 
 
-def _entity_type(value: str) -> EntityType:
-    try:
-        return EntityType(value.lower())
-    except ValueError:
-        return EntityType.UNKNOWN
-
-
 class Facts:
     """New facts of a batch, or reinforcement of a live identical one."""
 
-    def __init__(self, store: Store, namespace: str, now: datetime):
+    def __init__(
+        self,
+        store: Store,
+        namespace: str,
+        now: datetime,
+        own_types: dict[str, EntityTypeDef] | None = None,
+    ):
         self.store, self.namespace, self.now = store, namespace, now
+        self.own_types = own_types or {}  # the namespace's own entity types
         self.live: dict[tuple[str, str, str], Fact] = {}
         self.loaded: set[str] = set()
         self.created: dict[str, Fact] = {}

@@ -40,12 +40,13 @@ from memvault.kg.model import (
     chunk_id,
 )
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
+from memvault.kg.vocabulary import ENTITY_TYPE, EntityTypeDef
 from memvault.language.text import CHUNK_CHARS
 from memvault.persona.model import LIVE, Attitude, Skill
 
 FORMAT = "memvault-dump"
-VERSION = 3
-READS = (1, 2, 3)  # version 1 had no fold lines, 2 no persona lines
+VERSION = 4
+READS = (1, 2, 3, 4)  # version 1 had no fold lines, 2 no persona lines, 3 no entity types
 VECTOR_TEXT = "unnamed"  # Episode/Fact.vector_text: without the speaker or subject
 FOLD = "fold"  # the document kind memvault.folds keeps (one per memory type)
 EMBED_BATCH = 256  # texts per embedder call when a dump's vectors cannot be reused
@@ -114,6 +115,10 @@ def export_namespace(
         ):
             counts[kind] += 1
             out.write(json.dumps({"type": kind, "data": doc.body}, sort_keys=True) + "\n")
+    for doc in sorted(store.list_docs(namespace, ENTITY_TYPE, limit=1000), key=lambda d: d.id):
+        counts[ENTITY_TYPE] += 1
+        line = {"type": ENTITY_TYPE, "id": doc.id, "data": doc.body}
+        out.write(json.dumps(line, sort_keys=True) + "\n")
     summary.counts = dict(counts)
     return summary
 
@@ -269,6 +274,11 @@ def _load_line(
         return
     if kind in PERSONA:
         batch.docs.append(_persona_doc(kind, item["data"], target, rekey))
+        return
+    if kind == ENTITY_TYPE:  # a namespace's own type: checked as a definition is
+        defined = EntityTypeDef.model_validate({**item["data"], "name": item["id"]})
+        body = defined.model_dump(exclude={"name", "built_in"})
+        batch.docs.append(Doc(kind=ENTITY_TYPE, id=defined.name, body=body, status="active"))
         return
     model = _MODELS.get(kind or "")
     if model is None:

@@ -132,7 +132,12 @@ class Episode(Record):
         return self.content
 
 
+ENTITY_TYPE_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
+
+
 class EntityType(StrEnum):
+    """The built-in types; a namespace may define its own (memvault.kg.vocabulary)."""
+
     PERSON = "person"
     PLACE = "place"
     ORGANIZATION = "organization"
@@ -147,7 +152,8 @@ class Entity(Record):
     in the store's vector index under kind ``entity``."""
 
     name: str = Field(min_length=1, max_length=256)
-    type: EntityType = EntityType.UNKNOWN
+    # a built-in type (EntityType) or one the namespace defined (memvault.kg.vocabulary)
+    type: str = Field(default=EntityType.UNKNOWN.value, pattern=ENTITY_TYPE_PATTERN)
     aliases: list[str] = Field(default_factory=list)
     created_at: datetime
     last_seen_at: datetime

@@ -31,18 +31,18 @@ def grounding(
         subject = ws.entities.get(f.subject_id)
         obj = ws.entities.get(f.object_id) if f.object_id else None
         if subject is not None:
-            if subject.type is EntityType.UNKNOWN:
+            if subject.type == EntityType.UNKNOWN:
                 if spec.domain and len(spec.domain) == 1:
                     votes[subject.id][next(iter(spec.domain))] += 1
-            elif not spec.allows_subject(subject.type.value):
+            elif not spec.allows_subject(subject.type):
                 out.append(_mismatch(f, "domain_mismatch", "subject", subject, spec.domain))
         if obj is not None and spec.range not in ("any", "literal"):
             allowed = spec.range
             assert isinstance(allowed, frozenset)
-            if obj.type is EntityType.UNKNOWN:
+            if obj.type == EntityType.UNKNOWN:
                 if len(allowed) == 1:
                     votes[obj.id][next(iter(allowed))] += 1
-            elif obj.type.value not in allowed:
+            elif obj.type not in allowed:
                 out.append(_mismatch(f, "range_mismatch", "object", obj, allowed))
         elif obj is not None and spec.range == "literal":
             out.append(
@@ -120,9 +120,9 @@ def _mismatch(
         code,
         "warning",
         f"{f.predicate} expects a {' or '.join(sorted(allowed or []))} {role}, but "
-        f"{entity.name!r} is a {entity.type.value}",
+        f"{entity.name!r} is a {entity.type}",
         [f"fact:{f.id}"],
-        {"predicate": f.predicate, role: entity.name, "type": entity.type.value},
+        {"predicate": f.predicate, role: entity.name, "type": entity.type},
     )
 
 

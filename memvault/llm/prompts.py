@@ -64,14 +64,29 @@ _EXTRACT_SYSTEM = (
 )
 
 
-def extract_v1(text: str, *, speaker: str | None, subject_hint: str) -> Prompt[Extraction]:
-    """Entities and facts of one memory. ``subject_hint`` names who "I" is."""
+def extract_v1(
+    text: str,
+    *,
+    speaker: str | None,
+    subject_hint: str,
+    types: Mapping[str, str] | None = None,
+) -> Prompt[Extraction]:
+    """Entities and facts of one memory. ``subject_hint`` names who "I" is; ``types``: the
+    namespace's own entity types (name → description), offered beside the built-in ones
+    (without any, the prompt is what it always was)."""
     user = json.dumps({"speaker": speaker or subject_hint, "text": text})
+    system = _EXTRACT_SYSTEM
+    if types:
+        own = "; ".join(f"{name}: {description}" for name, description in sorted(types.items()))
+        system += (
+            f" This memory's owner also uses these entity types, more specific than the "
+            f"built-in ones: {own}. Use one where it fits."
+        )
     return Prompt(
         name="extract",
         version=1,
         messages=[
-            {"role": "system", "content": _EXTRACT_SYSTEM},
+            {"role": "system", "content": system},
             {"role": "user", "content": user},
         ],
         response_model=Extraction,

@@ -80,7 +80,7 @@ def _kinds(store: Store, namespace: str, names_: list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for e in store.find_entities(namespace, list(dict.fromkeys(names_))):
         for n in e.names():
-            out.setdefault(n, e.type.value)
+            out.setdefault(n, e.type)
     return out
 
 

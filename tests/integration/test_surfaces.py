@@ -180,3 +180,50 @@ def test_forget_and_correct_agree_on_every_surface(server: dict[str, Any]) -> No
     assert "1931" not in json.dumps(outcomes["sdk"]) and "eight" in outcomes["sdk"]["top"]
     for surface in SURFACES[1:]:
         assert outcomes[surface] == outcomes["sdk"], surface
+
+
+def test_entity_types_agree_on_sdk_client_async_and_cli(server: dict[str, Any]) -> None:
+    """Defined through each surface, the namespace's own type types the same write the same."""
+    url, key, vault = server["url"], server["write"], server["vault"]
+    seen = {}
+    for surface in ("sdk", "client", "async", "cli"):
+        ns = f"n-{surface}"
+        if surface == "sdk":
+            vault.define_entity_type("pet", "an animal", cues=["greyhound"], namespace=ns)
+            listed = [t.model_dump() for t in vault.entity_types(namespace=ns)]
+        elif surface == "client":
+            with Client(url, key, namespace=ns) as c:
+                c.define_entity_type("pet", "an animal", cues=["greyhound"])
+                listed = [t.model_dump() for t in c.entity_types()]
+        elif surface == "async":
+
+            async def go(ns: str = ns) -> list[dict[str, Any]]:
+                async with AsyncClient(url, key, namespace=ns) as c:
+                    await c.define_entity_type("pet", "an animal", cues=["greyhound"])
+                    return [t.model_dump() for t in await c.entity_types()]
+
+            listed = asyncio.run(go())
+        else:
+            _cli(server, "types", "add", "pet", "an animal", "--cue", "greyhound", "-n", ns)
+            env = {**os.environ, "MEMVAULT_DB_PATH": str(server["db"]), "HF_HUB_OFFLINE": "1"}
+            out = subprocess.run(
+                [MEMVAULT, "types", "list", "-n", ns, "--json"],
+                env={**env, "MEMVAULT_EMBEDDER": "hashing"},
+                capture_output=True,
+                text=True,
+            )
+            listed = json.loads(out.stdout)
+        vault.write(SAID[0], speaker="Lea", namespace=ns)
+        pixel = vault.store.find_entities(ns, ["Pixel"])[0].type
+        seen[surface] = (listed, pixel)
+    assert seen["sdk"][1] == "pet" and seen["sdk"][0][-1]["name"] == "pet"
+    assert all(seen[s] == seen["sdk"] for s in seen), seen
+    with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}) as c:
+        bad = c.put("/v1/ns/n-sdk/entity-types/Pet!", json={"description": "x"})
+        assert bad.status_code == 422 and "error" in bad.json()
+        built_in = c.put("/v1/ns/n-sdk/entity-types/person", json={"description": "x"})
+        assert built_in.status_code == 422 and "built-in" in built_in.text
+        assert c.delete("/v1/ns/n-sdk/entity-types/ghost").status_code == 404
+    with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {server['read']}"}) as c:
+        assert c.get("/v1/ns/n-sdk/entity-types").status_code == 200
+        assert c.put("/v1/ns/n-sdk/entity-types/x", json={"description": "x"}).status_code == 403
