@@ -169,17 +169,22 @@ def knowledge_gaps(
     by_type: dict[str, list[str]] = defaultdict(list)
     for node in nodes:
         by_type[types.get(node, "unknown")].append(node)
+    # a type with too few members to compare among is compared with everyone: the one
+    # organisation among people is still a gap when it is busy and alone
+    few = [m for members in by_type.values() if len(members) < min_peers + 1 for m in members]
+    groups = [(k, ms, ms) for k, ms in by_type.items() if len(ms) >= min_peers + 1]
+    if few and len(nodes) >= min_peers + 1:
+        groups.append(("any", few, list(nodes)))
     out = []
-    for kind, members in by_type.items():
-        if len(members) < min_peers + 1:
-            continue
+    for kind, judged, members in groups:
         usual = statistics.median(degree[m] for m in members)
         busy = statistics.median(mentions.get(m, 0) for m in members)
         usual_partners = statistics.median(partners[m] for m in members) if co_mentions else 0
         # the shortfall of neighbours, relative to what peers usually have
         shortfall = {m: (usual - degree[m]) / usual for m in members if usual > 0}
         cut = max(dynamic_threshold(shortfall.values(), k), 0.5)
-        for m, gap in shortfall.items():
+        for m in judged:
+            gap = shortfall.get(m, 0.0)
             alone = not co_mentions or partners[m] <= usual_partners * (1 - cut)
             if gap >= cut and mentions.get(m, 0) >= busy and alone:
                 out.append(
@@ -188,7 +193,7 @@ def knowledge_gaps(
                         (m,),
                         round(gap, 4),
                         {
-                            "type": kind,
+                            "type": types.get(m, "unknown") if kind == "any" else kind,
                             "neighbours": degree[m],
                             "peers_usually": usual,
                             "mentions": mentions.get(m, 0),

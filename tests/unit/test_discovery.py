@@ -79,6 +79,18 @@ def test_knowledge_gap_fires_on_a_busy_but_unconnected_peer() -> None:
     ] == []
 
 
+def test_a_type_too_rare_to_have_peers_is_compared_with_everyone() -> None:
+    """Once names are typed, the one organisation among people has no peers of its kind:
+    busy and alone, it is still a gap (it was missed when only the types were compared)."""
+    people = [f"p{i}" for i in range(6)]
+    edges = [edge(a, b, 0.5) for a in people for b in people if a < b]
+    types = {p: "person" for p in people} | {"acme": "organization", "zed": "unknown"}
+    mentions = {p: 6 for p in people} | {"acme": 6, "zed": 1}
+    found = knowledge_gaps([*people, "acme", "zed"], types, mentions, edges, k=1.0)
+    assert [d.entities for d in found] == [("acme",)]  # zed: rarely named, no surprise
+    assert found[0].evidence["type"] == "organization"
+
+
 def test_discovery_ids_are_stable_and_order_free() -> None:
     edges, membership = two_cliques(bridge=0.9)
     first = cross_community(edges, membership, set(), k=1.0)
