@@ -61,6 +61,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "decay floor 0": {"decay_floor": 0.0},
     "repeats folded": {"fold_repeats": True},
     "named statements grouped": {"group_named": True},
+    "kinds grouped": {"group_kind": True},
     **{
         f"groups {cos}, band {band}": {"group_cosine": cos, "group_band": band}
         for cos in (0.3, 0.4)

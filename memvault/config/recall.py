@@ -115,6 +115,12 @@ class RecallSettings(BaseModel):
         description="Leading statements of one speaker that each name something other than "
         'the speakers are also grouped (two answers to one "which" question).',
     )
+    group_kind: bool = Field(
+        default=False,
+        description='For a question that asks for a place ("where", "which city") or a '
+        'person ("who"), leading statements of one speaker that each name one of that kind '
+        "are grouped (two answers to it: the newer leads).",
+    )
     group_top: int = Field(
         default=30, ge=2, le=200, description="Leading episodes looked at for groups."
     )

@@ -101,6 +101,7 @@ class NamedRead:
     mentions: list[Mention] = field(default_factory=list)
     speakers: list[Entity] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)
+    named: list[Entity] = field(default_factory=list)  # the entities the mentions are of
 
 
 def informative(entities: Sequence[Entity], share: float, episodes: int) -> list[Entity]:
@@ -231,7 +232,9 @@ def named_read(
     out = NamedRead()
     out.mentions = store.mentions_of(ns, list(episode_ids)) if episode_ids else []
     out.speakers = store.find_entities(ns, list(speakers)) if speakers else []
-    about = set(subjects) | {m.entity_id for m in out.mentions} | {e.id for e in out.speakers}
+    mentioned = sorted({m.entity_id for m in out.mentions})
+    out.named = store.get_entities(ns, mentioned) if mentioned else []
+    about = set(subjects) | set(mentioned) | {e.id for e in out.speakers}
     out.facts = store.list_facts(ns, FactQuery(subject_ids=sorted(about), limit=max_facts))
     return out
 

@@ -15,6 +15,7 @@ from memvault.config import RecallSettings
 from memvault.kg.model import Episode
 from memvault.kg.store import Store
 from memvault.kg.updates import asked_attributes, statements
+from memvault.language.asked import asked_kind
 from memvault.recall import episode_updates, groups
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment, Verdict, assess
@@ -69,9 +70,19 @@ class CurrencyStep:
             if score[key] >= self.s.group_band * top and (i := key[1]) in c.episodes
         ]
         ids += [i for i in sorted(answers) if i in c.episodes and i not in ids]
+        kind = asked_kind(query) if self.s.group_kind else None
+        naming: list[str] = []
+        if kind:  # statements that each name one of the kind asked for answer alike, and
+            # join the grouping wherever they scored among the leading ones
+            for key in leading[: self.s.group_top]:
+                named = c.mentions.get(key[1], set()) - c.speaking
+                if key[1] in c.episodes and any(c.kinds.get(x) == kind for x in named):
+                    naming.append(key[1])
+            ids += [i for i in naming if i not in ids]
         self.vectors_for(c, "episode", ids)
         vectors = {i: v for i in ids if (v := c.vectors.get(("episode", i))) is not None}
         linked = self._naming(c, ids) if self.s.group_named else set()
+        linked |= groups.naming_pairs(naming)
         return groups.newest_of_groups(
             [c.episodes[i] for i in ids],
             vectors,
@@ -149,6 +160,7 @@ class CurrencyStep:
         )
         for m in named.mentions:
             c.mentions[m.episode_id].add(m.entity_id)
+        c.kinds.update({e.id: e.type for e in named.named})
         c.speaking |= {e.id for e in named.speakers}
         c.speakers_read |= set(speakers)
         facts = named.facts

@@ -191,7 +191,7 @@ def test_digests_travel_in_the_logical_dump(tmp_path: Path) -> None:
         vault.export(out)
     dump = out.getvalue()
     lines = dump.splitlines()
-    assert json.loads(lines[0])["version"] == 3
+    assert json.loads(lines[0])["version"] == 4
     folds = [json.loads(x) for x in lines if '"type": "fold"' in x]
     assert [f["id"] for f in folds] == ["episodic", "project"]  # sorted, one per folded type
     with open_vault(tmp_path / "copy.db") as copy:

@@ -125,3 +125,28 @@ def test_statements_that_each_name_something_answer_one_question(tmp_path: Path)
     assert found[False].index(old) < found[False].index(new)
     assert found[True].index(new) < found[True].index(old)
     assert set(found[True]) == set(found[False])  # the same memories, in another order
+
+
+def test_statements_naming_the_kind_asked_for_come_newest_first(tmp_path: Path) -> None:
+    """Held-out family 1: the new city said in words no rule reads and unlike the old
+    statement in meaning; both name a place (memvault.language.kinds), the question asks for
+    one (``group_kind``), so the newer one leads. About the past, the order stays."""
+    old = "Greetings from Leipzig, where I've lived for years."
+    new = "Spent the whole weekend unpacking in our new place in Nantes."
+
+    def write(vault: MemVault) -> None:
+        vault.write(old, speaker="Vera", session_id="s1", now=T)
+        for n, text in enumerate(FILLER, start=2):
+            vault.write(text, speaker="Vera", session_id=f"s{n}", now=T + timedelta(days=10 * n))
+        vault.write(new, speaker="Vera", session_id="s9", now=T + timedelta(days=90))
+
+    clock = FixedClock(T + timedelta(days=120))
+    with MemVault.open(tmp_path / "off.db", clock=clock, recall={"group_kind": False}) as off:
+        write(off)
+        assert order(off, "Which city is Vera in these days?")[0] == old  # the rules' pick
+    with MemVault.open(tmp_path / "on.db", clock=clock, recall={"group_kind": True}) as vault:
+        write(vault)
+        now = order(vault, "Which city is Vera in these days?")
+        assert now.index(new) < now.index(old)
+        past = order(vault, "Which city was Vera in last year?")
+        assert past.index(old) < past.index(new)
