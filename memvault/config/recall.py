@@ -116,7 +116,7 @@ class RecallSettings(BaseModel):
         'the speakers are also grouped (two answers to one "which" question).',
     )
     group_kind: bool = Field(
-        default=False,
+        default=True,
         description='For a question that asks for a place ("where", "which city") or a '
         'person ("who"), leading statements of one speaker that each name one of that kind '
         "are grouped (two answers to it: the newer leads).",
