@@ -6,6 +6,7 @@ judging itself is in those pure modules."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -42,6 +43,23 @@ def discount_lent(c: Candidates, score: dict[Key, float], verdicts: Assessment) 
         c.signal[signal][key] = lent * v.factor
 
 
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|we|we're|we've|my|our|me|us)\b", re.IGNORECASE)
+
+
+def _about_oneself(e: Episode, c: Candidates, kind: str) -> bool:
+    """A statement its speaker makes about themselves, not a question: one that names no
+    one else when a place is asked for ("My sister Lena visits from Hamburg" is about Lena),
+    one in the first person when a person is ("Made it official with Maren": "my"; "Lena
+    is coming to Lisbon" is not)."""
+    text = e.content.strip()
+    if text.endswith("?"):
+        return False
+    if kind == "person":
+        return bool(_FIRST_PERSON.search(text))
+    others = c.mentions.get(e.id, set()) - c.speaking
+    return not any(c.kinds.get(x) == "person" for x in others)
+
+
 class CurrencyStep:
     def __init__(
         self,
@@ -74,10 +92,18 @@ class CurrencyStep:
         naming: list[str] = []
         if kind:  # statements that each name one of the kind asked for answer alike, and
             # join the grouping wherever they scored among the leading ones
+            # one statement per value, the best scored: "I moved to Lisbon" speaks for
+            # Lisbon, not a later "training for the Lisbon half marathon"
+            speaks_for: dict[str, str] = {}
             for key in leading[: self.s.group_top]:
-                named = c.mentions.get(key[1], set()) - c.speaking
-                if key[1] in c.episodes and any(c.kinds.get(x) == kind for x in named):
-                    naming.append(key[1])
+                e = c.episodes.get(key[1])
+                values = [
+                    x for x in c.mentions.get(key[1], set()) - c.speaking if c.kinds.get(x) == kind
+                ]
+                if e and values and _about_oneself(e, c, kind):
+                    for x in sorted(values):
+                        speaks_for.setdefault(x, key[1])
+            naming = list(dict.fromkeys(speaks_for.values()))
             ids += [i for i in naming if i not in ids]
         self.vectors_for(c, "episode", ids)
         vectors = {i: v for i in ids if (v := c.vectors.get(("episode", i))) is not None}
