@@ -117,15 +117,8 @@ class Entities:
 class Facts:
     """New facts of a batch, or reinforcement of a live identical one."""
 
-    def __init__(
-        self,
-        store: Store,
-        namespace: str,
-        now: datetime,
-        own_types: dict[str, EntityTypeDef] | None = None,
-    ):
+    def __init__(self, store: Store, namespace: str, now: datetime):
         self.store, self.namespace, self.now = store, namespace, now
-        self.own_types = own_types or {}  # the namespace's own entity types
         self.live: dict[tuple[str, str, str], Fact] = {}
         self.loaded: set[str] = set()
         self.created: dict[str, Fact] = {}
