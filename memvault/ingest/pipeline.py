@@ -32,7 +32,7 @@ from memvault.kg.model import (
     content_hash,
 )
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
-from memvault.kg.vocabulary import ENTITY_TYPE, from_docs
+from memvault.kg.vocabulary import own_types
 from memvault.language.text import CHUNK_CHARS
 from memvault.llm import LLM
 from memvault.llm.prompts import ExtractedFact, Extraction, extract_v1
@@ -120,7 +120,7 @@ class Writer:
             result.watermark = self.store.watermark(namespace)
             return result
         batch = Batch(namespace=namespace, episodes=fresh)
-        own = from_docs(self.store.list_docs(namespace, ENTITY_TYPE, limit=1000))
+        own = own_types(self.store, namespace)
         entities = Entities(self.store, namespace, now, own)
         facts = Facts(self.store, namespace, now)
         llm = self.rules if rules_only and self.rules is not None else self.llm

@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memvault.kg.model import ENTITY_TYPE_PATTERN, EntityType
+from memvault.kg.roles import DocumentStore
 from memvault.kg.values import Doc
 
 ENTITY_TYPE = "entity_type"  # document kind
@@ -35,6 +36,18 @@ class EntityTypeDef(BaseModel):
     cues: list[str] = Field(default_factory=list, max_length=50)
     built_in: bool = False
 
+    @field_validator("cues", mode="before")
+    @classmethod
+    def _words(cls, cues: object) -> object:
+        """Words of letters (spaces between them folded), at most 40 characters each: what
+        a definition or an imported dump may hold."""
+        if not isinstance(cues, list | tuple):
+            return cues
+        words = [" ".join(str(c).split()) for c in cues]
+        if any(not w or len(w) > 40 or not w.replace(" ", "").isalpha() for w in words):
+            raise ValueError("cues must be words of letters, at most 40 characters each")
+        return words
+
 
 BUILT_IN_TYPES: tuple[EntityTypeDef, ...] = tuple(
     EntityTypeDef(name=name, description=description, built_in=True)
@@ -48,6 +61,11 @@ BUILT_IN_TYPES: tuple[EntityTypeDef, ...] = tuple(
         ("unknown", "nothing says what kind of thing it is"),
     )
 )
+
+
+def own_types(store: DocumentStore, namespace: str) -> dict[str, EntityTypeDef]:
+    """The namespace's own types, by name (one read of its documents)."""
+    return from_docs(store.list_docs(namespace, ENTITY_TYPE, limit=1000))
 
 
 def from_docs(docs: Sequence[Doc]) -> dict[str, EntityTypeDef]:

@@ -16,7 +16,9 @@ _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")  # words quoted are someone el
 
 # the names a conversation's assistant side goes by (speakers, not people)
 ASSISTANTS = frozenset({"assistant", "agent", "tool", "system", "bot", "ai"})
-FIRST = frozenset("i me my mine myself i'm i've i'd i'll we us our ours ourselves".split())
+FIRST = frozenset(
+    "i me my mine myself i'm i've i'd i'll we us our ours ourselves we're we've we'd we'll".split()
+)
 SECOND = frozenset("you your yours yourself you're you've you'd you'll".split())
 
 
@@ -32,6 +34,12 @@ def asked_person(query: str) -> Literal["first", "second"] | None:
     if first == second:
         return None
     return "first" if first else "second"
+
+
+def in_first_person(text: str) -> bool:
+    """The text speaks of its speaker (I, my, we, our…), quoted words aside."""
+    words = {t.replace("’", "'") for t in tokens(_QUOTED.sub(" ", text))}
+    return bool(words & FIRST)
 
 
 def speakers_meant(query: str, speakers: set[str]) -> set[str]:

@@ -6,7 +6,6 @@ judging itself is in those pure modules."""
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -17,6 +16,7 @@ from memvault.kg.model import Episode
 from memvault.kg.store import Store
 from memvault.kg.updates import asked_attributes, statements
 from memvault.language.asked import asked_kind
+from memvault.language.person import in_first_person
 from memvault.recall import episode_updates, groups
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment, Verdict, assess
@@ -43,19 +43,20 @@ def discount_lent(c: Candidates, score: dict[Key, float], verdicts: Assessment) 
         c.signal[signal][key] = lent * v.factor
 
 
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|we|we're|we've|my|our|me|us)\b", re.IGNORECASE)
+def _asks(e: Episode) -> bool:
+    return e.content.rstrip().endswith("?")
 
 
 def _about_oneself(e: Episode, c: Candidates, kind: str) -> bool:
     """A statement its speaker makes about themselves, not a question: one that names no
     one else when a place is asked for ("My sister Lena visits from Hamburg" is about Lena),
-    one in the first person when a person is ("Made it official with Maren": "my"; "Lena
-    is coming to Lisbon" is not)."""
+    one in the first person when a person is ("Tobi asked me out"; "Lena is coming to
+    Lisbon" is not)."""
     text = e.content.strip()
-    if text.endswith("?"):
+    if _asks(e):
         return False
     if kind == "person":
-        return bool(_FIRST_PERSON.search(text))
+        return in_first_person(text)
     others = c.mentions.get(e.id, set()) - c.speaking
     return not any(c.kinds.get(x) == "person" for x in others)
 
@@ -88,23 +89,10 @@ class CurrencyStep:
             if score[key] >= self.s.group_band * top and (i := key[1]) in c.episodes
         ]
         ids += [i for i in sorted(answers) if i in c.episodes and i not in ids]
-        kind = asked_kind(query) if self.s.group_kind else None
-        naming: list[str] = []
-        if kind:  # statements that each name one of the kind asked for answer alike, and
-            # join the grouping wherever they scored among the leading ones
-            # one statement per value, the best scored: "I moved to Lisbon" speaks for
-            # Lisbon, not a later "training for the Lisbon half marathon"
-            speaks_for: dict[str, str] = {}
-            for key in leading[: self.s.group_top]:
-                e = c.episodes.get(key[1])
-                values = [
-                    x for x in c.mentions.get(key[1], set()) - c.speaking if c.kinds.get(x) == kind
-                ]
-                if e and values and _about_oneself(e, c, kind):
-                    for x in sorted(values):
-                        speaks_for.setdefault(x, key[1])
-            naming = list(dict.fromkeys(speaks_for.values()))
-            ids += [i for i in naming if i not in ids]
+        naming = self._answers_of_kind(c, query, leading) if self.s.group_kind else []
+        ids += [i for i in naming if i not in ids]
+        # a question states nothing ("Should I visit Antwerp or Ghent?"): it never leads
+        ids = [i for i in ids if not _asks(c.episodes[i])]
         self.vectors_for(c, "episode", ids)
         vectors = {i: v for i in ids if (v := c.vectors.get(("episode", i))) is not None}
         linked = self._naming(c, ids) if self.s.group_named else set()
@@ -116,6 +104,24 @@ class CurrencyStep:
             self.s.group_linkage,
             linked,
         )
+
+    def _answers_of_kind(self, c: Candidates, query: str, leading: list[Key]) -> list[str]:
+        """For a question asking for a place or a person (memvault.language.asked), the
+        leading statements a speaker makes about themselves that name one of that kind, one
+        per value, the best scored ("I moved to Lisbon" speaks for Lisbon, not a later
+        "training for the Lisbon half marathon"): answers to it wherever they scored."""
+        kind = asked_kind(query)
+        if kind is None:
+            return []
+        speaks_for: dict[str, str] = {}
+        for key in leading[: self.s.group_top]:
+            e = c.episodes.get(key[1])
+            named = c.mentions.get(key[1], set()) - c.speaking
+            values = sorted(x for x in named if c.kinds.get(x) == kind)
+            if e and values and _about_oneself(e, c, kind):
+                for x in values:
+                    speaks_for.setdefault(x, key[1])
+        return list(dict.fromkeys(speaks_for.values()))
 
     def _vectors_wanted(
         self,

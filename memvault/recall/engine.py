@@ -208,7 +208,7 @@ class Recaller:
         """The channels in the order they were always added (ties keep it), then the records
         and the exact cosine of every candidate the dense channel did not rank."""
         c.vectors.update(read.vectors)
-        for kind in ("episode", "fact"):
+        for kind in KINDS:
             c.add_channel("dense", kind, read.dense[kind])
             c.add_channel("keyword", kind, self._telling(c, kind, read.keyword[kind], read.view))
         c.query_entities = read.entities

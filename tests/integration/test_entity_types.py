@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from memvault import FixedClock, MemVault
 from memvault.cli.main import app
-from memvault.errors import InvalidInputError, NotFoundError
+from memvault.errors import InvalidInputError, MemvaultError, NotFoundError
 from memvault.llm.prompts import extract_v1
 from memvault.llm.provider_litellm import LiteLLMProvider
 from tests.conftest import T0
@@ -114,3 +114,14 @@ def test_the_dump_carries_the_namespaces_own_types(vault: MemVault) -> None:
     own = [t for t in vault.entity_types(namespace="copy") if not t.built_in]
     assert [(t.name, t.cues) for t in own] == [("pet", ["dog"])]
     assert types_of(vault, "Pepper", ns="copy")["Pepper"] == "pet"
+
+
+def test_a_dump_with_a_bad_definition_is_refused_like_a_bad_request(vault: MemVault) -> None:
+    """The dump's definitions are checked as a definition is (cues that are no words)."""
+    vault.define_entity_type("pet", "an animal", cues=["dog"], namespace="maya")
+    out = io.StringIO()
+    vault.export(out, namespace="maya")
+    tampered = out.getvalue().replace('["dog"]', '["dog; DROP TABLE"]')
+    with pytest.raises(MemvaultError):
+        vault.import_(io.StringIO(tampered), namespace="copy")
+    assert [t for t in vault.entity_types(namespace="copy") if not t.built_in] == []

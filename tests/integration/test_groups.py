@@ -165,3 +165,20 @@ def test_statements_naming_the_kind_asked_for_come_newest_first(tmp_path: Path) 
             write(v, later=True)
             orders.append(order(v, "Which city is Vera in these days?"))
     assert orders[0] == orders[1]
+
+
+def test_a_question_never_leads_a_group(tmp_path: Path) -> None:
+    """A newer question close in meaning to the answer ("Should I visit Antwerp or Ghent
+    next month?") states nothing about now: the statement leads (it led before)."""
+    said = [
+        ("Hey, I'm Sam. I've been renting a place in Utrecht since 2019.", 0),
+        ("Took my bike along the canals this morning.", 40),
+        ("My friend Joris flew in from Copenhagen for the weekend.", 110),
+        ("Finally done with the boxes, the new apartment in Rotterdam has a balcony!", 220),
+        ("Should I visit Antwerp or Ghent next month?", 240),
+    ]
+    with MemVault.open(tmp_path / "q.db", clock=FixedClock(T + timedelta(days=270))) as vault:
+        for text, days in said:
+            vault.write(text, speaker="Sam", now=T + timedelta(days=days))
+        top = order(vault, "Which city does Sam live in these days?")
+    assert top[0].startswith("Finally done with the boxes")
