@@ -36,8 +36,8 @@ from typing import Any
 
 from memvault import FixedClock, MemVault
 from memvault.embed import HashingEmbedder
+from memvault.kg.persona import level_for
 from memvault.persona import rules
-from memvault.persona.model import level_for
 
 T0 = datetime(2026, 1, 5, 9, tzinfo=UTC)
 # (category, the words that name it, the words of its change): what a user may prefer

@@ -9,10 +9,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from memvault.bootstrap import Container
 from memvault.changes import queue
 from memvault.changes.plan import Change
 from memvault.config import Settings
+from memvault.container import Container
 from memvault.errors import InvalidInputError, MemvaultError
 from memvault.kg.store import Store
 
@@ -370,7 +370,7 @@ class Background:
         """Check the namespace's graph, cheapest level first (structure, grounding, claims, llm).
         ``ontology``: extra files on top of the configured ones. ``propose``: send the fixes
         through the three-stage confirmation into the review queue (never applied here)."""
-        from memvault.lint.ontology import load_ontology
+        from memvault.kg.ontology import load_ontology
         from memvault.lint.runner import Linter
 
         onto = (

@@ -1,16 +1,16 @@
-"""The one wiring place: settings → store, coordination, embedder, LLMs, clock. Nothing
-connects at import."""
+"""The composition root: settings → store, coordination, embedder, LLMs, clock, in one
+:class:`~memvault.container.Container`. The one wiring place; nothing connects at import."""
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
-from memvault.clock import Clock, SystemClock
+from memvault.clock import SystemClock
 from memvault.config import Settings
+from memvault.container import Container
 from memvault.coord import Coordination, SQLiteCoordination
 from memvault.embed import Embedder, HashingEmbedder, SentenceTransformerEmbedder
 from memvault.embed.onnx import OnnxEmbedder, onnx_available
@@ -18,45 +18,11 @@ from memvault.embed.sentence import installed_model, model_available
 from memvault.errors import ConfigError
 from memvault.kg.sqlite import SQLiteStore
 from memvault.kg.store import Store
-from memvault.lint.ontology import Ontology, load_ontology
 from memvault.llm import LLM, LiteLLMProvider, OfflineProvider
 from memvault.llm.resilient import Resilient
 from memvault.offline_rules import offline_handlers
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Container:
-    settings: Settings
-    store: Store
-    embedder: Embedder
-    llm: LLM
-    clock: Clock
-    coord: Coordination
-    reasoning_llm: LLM | None = None
-    _ontology: Ontology | None = field(default=None, repr=False)
-    _rules: LLM | None = field(default=None, repr=False)
-
-    @property
-    def rules(self) -> LLM:
-        """The offline rules alone, whatever model is configured (``write --rules-only``,
-        setting ``extract_with_rules``)."""
-        if self._rules is None:
-            self._rules = OfflineProvider(offline_handlers())
-        return self._rules
-
-    @property
-    def ontology(self) -> Ontology:
-        """The shipped ontology extended by ``lint.ontology_paths``; read once, on first use
-        (a broken file fails here, with its line)."""
-        if self._ontology is None:
-            self._ontology = load_ontology(self.settings.lint.ontology_paths)
-        return self._ontology
-
-    def close(self) -> None:
-        self.coord.close()
-        self.store.close()
 
 
 def load_settings(**values: Any) -> Settings:
@@ -156,6 +122,7 @@ def bootstrap(settings: Settings | None = None, **overrides: Any) -> Container:
         llm=overrides.pop("llm", None) or build_llm(settings),
         clock=overrides.pop("clock", None) or SystemClock(),
         coord=overrides.pop("coord", None) or build_coordination(settings),
+        make_rules=lambda: OfflineProvider(offline_handlers()),
         reasoning_llm=overrides.pop("reasoning_llm", None)
         or (
             Resilient(

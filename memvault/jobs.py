@@ -16,7 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
-from memvault.bootstrap import Container
+from memvault.container import Container
 from memvault.errors import NotFoundError
 from memvault.logs import get_logger
 

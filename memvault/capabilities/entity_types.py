@@ -9,7 +9,7 @@ from datetime import datetime
 
 from pydantic import ValidationError
 
-from memvault.bootstrap import Container
+from memvault.container import Container
 from memvault.errors import InvalidInputError, NotFoundError
 from memvault.kg.store import Batch, Doc
 from memvault.kg.vocabulary import (

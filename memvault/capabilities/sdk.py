@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from memvault.bootstrap import Container
 from memvault.capabilities.forget import Correction, ForgetPlan, Forgetting
+from memvault.container import Container
 from memvault.errors import InvalidInputError, NotFoundError
 from memvault.ingest.pipeline import Writer
 

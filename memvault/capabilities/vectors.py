@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from memvault.bootstrap import Container
+from memvault.container import Container
 from memvault.errors import ConfigError
 from memvault.ingest.catchup import CatchUpReport, CatchUpThread, catch_up, drain, pending
 from memvault.kg.store import Batch, Doc, Store

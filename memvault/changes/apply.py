@@ -42,8 +42,8 @@ from memvault.config import ConsolidateSettings, ReviewSettings
 from memvault.embed import Embedder
 from memvault.errors import ConflictError, InvalidInputError, NotFoundError
 from memvault.kg.model import Episode, Fact, Mention, VectorKind
+from memvault.kg.persona import LIVE
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
-from memvault.persona.model import LIVE
 
 _TEXT = {"episode": ("content", "speaker"), "fact": ("statement",), "entity": ("name",)}
 # a digest keeps the original's meaning vector: it is still found by what it meant

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from memvault.kg.model import Entity, Episode, Fact, Session
-from memvault.persona.model import Attitude, Skill
+from memvault.kg.persona import Attitude, Skill
 
 Impact = Literal["low", "medium", "high"]
 _IMPACT_ORDER: dict[str, int] = {"low": 0, "medium": 1, "high": 2}

@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 
 from memvault.changes.plan import Change, ChangeKind, Impact, Reason
 from memvault.kg.model import Entity, Episode, Fact, Mention, Session, normalize_name
+from memvault.kg.persona import LIVE, Attitude, Skill
 from memvault.kg.store import Store
-from memvault.persona.model import LIVE, Attitude, Skill
 
 R = TypeVar("R", Session, Episode, Entity, Fact, Attitude, Skill)
 AnyRecord = Session | Episode | Entity | Fact | Attitude | Skill

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field, model_validator
 
-from memvault.persona.model import Category, UseKind
+from memvault.kg.persona import Category, UseKind
 
 
 def _decay() -> dict[Category, float]:

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from memvault.bootstrap import Container
 from memvault.changes import policy
 from memvault.changes.apply import Applier, ApplyResult
 from memvault.changes.docs import rejected_ops
@@ -30,6 +29,7 @@ from memvault.changes.retention import forget_dropped_text, release_journals
 from memvault.changes.review import ReviewQueue
 from memvault.changes.routing import route
 from memvault.clock import ensure_utc
+from memvault.container import Container
 from memvault.coord.port import owner_id
 from memvault.dream.consolidate import verdict_docs
 from memvault.dream.gate import GateDecision, decide, state_key

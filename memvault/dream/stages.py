@@ -29,11 +29,11 @@ from memvault.dream.updates import propose_updates
 from memvault.graphs import GraphView, summarize
 from memvault.interop.sync import sync_dirs
 from memvault.kg.model import Episode
+from memvault.kg.ontology import Ontology
 from memvault.kg.store import Store
 from memvault.lifecycle.hygiene import run_janitor
 from memvault.lifecycle.stickiness import run_maintenance
 from memvault.lifecycle.tiers import move_tiers
-from memvault.lint.ontology import Ontology
 from memvault.lint.runner import LintReport
 from memvault.llm import LLM
 from memvault.persona.stage import propose_persona

@@ -39,10 +39,10 @@ from memvault.kg.model import (
     VectorKind,
     chunk_id,
 )
+from memvault.kg.persona import LIVE, Attitude, Skill
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
 from memvault.kg.vocabulary import ENTITY_TYPE, EntityTypeDef
 from memvault.language.text import CHUNK_CHARS
-from memvault.persona.model import LIVE, Attitude, Skill
 
 FORMAT = "memvault-dump"
 VERSION = 4

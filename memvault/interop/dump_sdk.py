@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import IO, Any
 
-from memvault.bootstrap import Container
 from memvault.capabilities.vectors import record
 from memvault.config import Settings
+from memvault.container import Container
 from memvault.errors import InvalidInputError
 from memvault.ingest.reembed import ReembedReport, reembed
 from memvault.interop.dump import DumpSummary, export_namespace, import_namespace

@@ -18,9 +18,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from memvault.kg.persona import Category
 from memvault.lint.findings import Finding
 from memvault.persona.layer import AttitudeView
-from memvault.persona.model import Category
 from memvault.persona.rules import content_words
 
 # preferences about a thing one mentions (not about how answers should be written)

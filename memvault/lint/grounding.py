@@ -12,8 +12,8 @@ from typing import Any
 
 from memvault.changes.workspace import Workspace
 from memvault.kg.model import Entity, EntityType, Fact, normalize_name
+from memvault.kg.ontology import Ontology
 from memvault.lint.findings import Finding, change
-from memvault.lint.ontology import Ontology
 
 
 def grounding(

@@ -26,15 +26,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from memvault.bootstrap import Container
 from memvault.changes.apply import Applier
 from memvault.changes.review import ReviewQueue
 from memvault.changes.workspace import Workspace
+from memvault.container import Container
 from memvault.errors import InvalidInputError
+from memvault.kg.ontology import Ontology
 from memvault.lint.claims import claims
 from memvault.lint.findings import LEVELS, Finding, Level
 from memvault.lint.grounding import grounding, volatile_predicates
-from memvault.lint.ontology import Ontology
 from memvault.lint.semantic import semantic, still_contradicts
 from memvault.lint.structure import structure
 from memvault.persona.layer import read_attitudes

@@ -15,8 +15,8 @@ from typing import Any
 from memvault.changes.workspace import Workspace
 from memvault.errors import LLMError
 from memvault.kg.model import Fact, normalize_name
+from memvault.kg.ontology import Ontology
 from memvault.lint.findings import Finding, retire
-from memvault.lint.ontology import Ontology
 from memvault.llm.port import LLM
 from memvault.llm.prompts import Contradiction, Contradictions, lint_contradictions_v1
 

@@ -11,8 +11,8 @@ import igraph as ig
 
 from memvault.changes.workspace import Workspace
 from memvault.kg.model import Fact, normalize_name
+from memvault.kg.ontology import Ontology
 from memvault.lint.findings import Finding, change, retire
-from memvault.lint.ontology import Ontology
 
 MAX_OBJECT_CHARS = 200
 

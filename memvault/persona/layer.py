@@ -24,9 +24,7 @@ from typing import Any
 
 from memvault.config import PersonaSettings
 from memvault.errors import InvalidInputError
-from memvault.kg.store import Batch, Doc, Store
-from memvault.language import clip
-from memvault.persona.model import (
+from memvault.kg.persona import (
     LEVEL_NAMES,
     LEVELS,
     LIVE,
@@ -40,6 +38,8 @@ from memvault.persona.model import (
     level_for,
     skill_key,
 )
+from memvault.kg.store import Batch, Doc, Store
+from memvault.language import clip
 from memvault.persona.rules import STATEMENT_MAX, TOPIC_MAX, content_words, topic_of
 
 ATTITUDE, SKILL = "attitude", "skill"

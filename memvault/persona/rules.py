@@ -16,8 +16,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from memvault.kg.persona import Category, UseKind
 from memvault.language import clip
-from memvault.persona.model import Category, UseKind
 
 # the limits of the records the drafts become (persona.model): a draft respects them by
 # construction, so no text (a 13,000-character transcript without punctuation) fails a write

@@ -6,10 +6,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from memvault.bootstrap import Container
 from memvault.clock import ensure_utc
 from memvault.config import Settings
-from memvault.persona.model import Category
+from memvault.container import Container
+from memvault.kg.persona import Category
 from memvault.persona.service import PersonaService
 
 

@@ -14,6 +14,7 @@ from memvault.config import PersonaSettings
 from memvault.errors import InvalidInputError, NotFoundError
 from memvault.ingest.normalize import normalize_content
 from memvault.kg.model import Episode
+from memvault.kg.persona import LEVELS, Attitude, Category, Evidence, Skill, skill_key
 from memvault.kg.store import Doc, Store
 from memvault.language.person import is_assistant
 from memvault.persona import rules
@@ -28,7 +29,6 @@ from memvault.persona.layer import (
     read_attitudes,
     read_skill,
 )
-from memvault.persona.model import LEVELS, Attitude, Category, Evidence, Skill, skill_key
 
 
 def category(value: str | Category) -> Category:

@@ -14,11 +14,11 @@ from typing import Any
 from memvault.changes.workspace import Workspace
 from memvault.config import PersonaSettings
 from memvault.errors import InvalidInputError
+from memvault.kg.persona import Attitude, Category, Evidence, Skill, skill_key
 from memvault.language.person import ASSISTANTS
 from memvault.llm.port import LLM
 from memvault.llm.prompts import persona_v1
 from memvault.persona.layer import Proposal, plan_skill_use, plan_upsert, use_xp
-from memvault.persona.model import Attitude, Category, Evidence, Skill, skill_key
 from memvault.persona.rules import topic_of
 
 BATCH = 20

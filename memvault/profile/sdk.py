@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from memvault.bootstrap import Container
 from memvault.config import Settings
+from memvault.container import Container
 from memvault.errors import InvalidInputError
 from memvault.kg.store import Batch, Store
 from memvault.profile import recall_log

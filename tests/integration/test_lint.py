@@ -17,8 +17,8 @@ from memvault import FixedClock, MemVault
 from memvault.cli.main import app
 from memvault.embed import HashingEmbedder
 from memvault.kg.model import Entity, EntityType, Fact
+from memvault.kg.ontology import OntologyError, load_ontology
 from memvault.kg.store import Batch
-from memvault.lint.ontology import OntologyError, load_ontology
 from memvault.llm import LiteLLMProvider
 
 T = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)

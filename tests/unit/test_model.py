@@ -92,6 +92,7 @@ def test_public_api_all_is_exact() -> None:
         "client",
         "client_ops",
         "capabilities",
+        "container",
         "language",
         "logs",
     }
