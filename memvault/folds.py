@@ -32,7 +32,7 @@ from typing import Any
 from memvault.config import FoldSettings
 from memvault.kg.model import Episode, MemoryType
 from memvault.kg.store import Batch, Doc, Store
-from memvault.language.fold_lines import CHARS_PER_TOKEN, tokens
+from memvault.language.tokens import tokenizer, tokens
 from memvault.llm.port import LLM
 from memvault.llm.prompts import FoldDigest, fold_v1
 
@@ -45,14 +45,14 @@ def _stamp(e: Episode) -> tuple[str, str]:
 
 
 def clip(text: str, budget_tokens: int) -> str:
-    """``text`` within the budget, cut at the last line, else sentence, else word boundary."""
-    limit = budget_tokens * CHARS_PER_TOKEN
-    if len(text) <= limit:
+    """``text`` within the budget (tokens of :func:`~memvault.language.tokens.tokenizer`), cut
+    at the last line, else sentence, else word boundary."""
+    head = tokenizer().head(text, budget_tokens)
+    if head == text:
         return text
-    head = text[:limit]
     for mark in ("\n", ". ", " "):
         cut = head.rfind(mark)
-        if cut > limit // 2:
+        if cut > len(head) // 2:
             return head[: cut + (1 if mark == ". " else 0)].rstrip()
     return head.rstrip()
 
@@ -92,10 +92,17 @@ class Cell:
     watermark: int = 0  # namespace seq: everything up to it was considered
     episodes: int = 0  # how many episodes the digest covers
     raw_chars: int = 0  # their text, for the primer's economics
+    raw_tokens: int = 0  # the same text in tokens
     updated_at: str | None = None
     history: list[dict[str, Any]] = field(default_factory=list)  # earlier digests, newest first
     before: dict[str, Any] | None = None  # the cell before the last applied run (for undo)
     project: str = ""  # "": the namespace's cell of this type
+
+    @property
+    def raw(self) -> int:
+        """Tokens of the text the digest covers; a cell folded before tokens were counted
+        (``raw_tokens`` 0) has its characters / 4."""
+        return self.raw_tokens or -(-self.raw_chars // 4)
 
     def state(self) -> dict[str, Any]:
         """What undo restores: everything but the history and the undo point."""
@@ -105,6 +112,7 @@ class Cell:
             "watermark": self.watermark,
             "episodes": self.episodes,
             "raw_chars": self.raw_chars,
+            "raw_tokens": self.raw_tokens,
             "updated_at": self.updated_at,
         }
 
@@ -126,6 +134,7 @@ class Cell:
             watermark=int(b.get("watermark", 0)),
             episodes=int(b.get("episodes", 0)),
             raw_chars=int(b.get("raw_chars", 0)),
+            raw_tokens=int(b.get("raw_tokens", 0)),
             updated_at=b.get("updated_at"),
             history=list(b.get("history", [])),
             before=b.get("before"),
@@ -160,20 +169,19 @@ def economics(store: Store, namespace: str) -> list[dict[str, Any]]:
     rows: dict[str, dict[str, Any]] = {}
     for (_, project), c in all_cells(store, namespace).items():
         row = rows.setdefault(
-            project, {"project": project, "observations": 0, "raw_chars": 0, "digest_tokens": 0}
+            project, {"project": project, "observations": 0, "raw_tokens": 0, "digest_tokens": 0}
         )
         row["observations"] += c.episodes
-        row["raw_chars"] += c.raw_chars
+        row["raw_tokens"] += c.raw
         row["digest_tokens"] += tokens(c.digest)
     out = []
     for project in sorted(rows):
         row = rows[project]
-        raw = -(-row.pop("raw_chars") // CHARS_PER_TOKEN)
-        digest = row["digest_tokens"]
+        raw, digest = row["raw_tokens"], row["digest_tokens"]
         if not row["observations"]:
             continue
         ratio = round(raw / digest, 1) if digest else 0.0
-        out.append(row | {"raw_tokens": raw, "ratio": ratio})
+        out.append(row | {"ratio": ratio})
     return out
 
 
@@ -266,6 +274,7 @@ class Folder:
                     watermark=int(b["watermark"]),
                     episodes=int(b["episodes"]),
                     raw_chars=int(b["raw_chars"]),
+                    raw_tokens=int(b.get("raw_tokens", 0)),
                     updated_at=b.get("updated_at"),
                     history=self._push(cell),  # the undone digest stays readable
                 )
@@ -301,6 +310,7 @@ class Folder:
         cell.cursor = _stamp(last)
         cell.episodes += len(part)
         cell.raw_chars += sum(len(e.content) for e in part)
+        cell.raw_tokens = cell.raw + sum(tokens(e.content) for e in part)
         cell.updated_at = now.isoformat()
         self.store.apply(Batch(namespace=namespace, docs=[cell.doc()]))
 

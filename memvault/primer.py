@@ -5,7 +5,8 @@ It holds each memory type's fold digest (``memvault.folds``), the person's curre
 and skills at L2 or above (the persona layers, passed in as lines) and the number of changes
 waiting for review and of unseen discoveries. Its cost is O(types) reads plus bounded
 listings, whatever the history's length. Budgets are
-estimated tokens (characters / 4) and enforced in code: sections are added in order of use
+tokens of an LLM tokenizer (memvault.language.tokens: o200k_base when installed, else
+characters / 4, said in ``tokenizer``) and enforced in code: sections are added in order of use
 (who the user is first, raw episodes last) and the last one that does not fit is clipped.
 """
 
@@ -15,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memvault.changes import queue
-from memvault.folds import CHARS_PER_TOKEN, cells, clip, projects, tokens
+from memvault.folds import cells, clip, projects, tokens
 from memvault.kg.model import MemoryType
 from memvault.kg.store import Store
+from memvault.language.tokens import tokenizer
 
 ORDER = (
     MemoryType.USER,
@@ -73,7 +75,7 @@ class Primer:
             "ratio": self.ratio,
             "pending_review": self.pending_review,
             "unseen_discoveries": self.unseen_discoveries,
-            "token_estimate": "characters / 4",
+            "tokenizer": tokenizer().name,
         }
 
 
@@ -96,7 +98,7 @@ def build(
     unseen = len(queue.inbox(store, namespace, "unseen", WAITING))
     out = Primer(namespace=namespace, text="", budget_tokens=budget_tokens, project=project)
     out.pending_review, out.unseen_discoveries = pending, unseen
-    out.raw_tokens = -(-sum(c.raw_chars for c in state.values()) // CHARS_PER_TOKEN)
+    out.raw_tokens = sum(c.raw for c in state.values())
     out.episodes_covered = sum(c.episodes for c in state.values())
 
     blocks: list[tuple[str, str]] = []

@@ -192,6 +192,6 @@ def primer(
     budget: Annotated[int | None, Query(ge=MIN_TOKENS, le=100_000)] = None,
     project: Annotated[str | None, Query(max_length=128)] = None,
 ) -> dict[str, Any]:
-    """The block an agent loads at session start, within ``budget`` estimated tokens;
-    ``project``: that project's digests first."""
+    """The block an agent loads at session start, within ``budget`` tokens (o200k_base, or
+    characters / 4 without a tokenizer); ``project``: that project's digests first."""
     return vault.primer(namespace=ns, budget_tokens=budget, project=project).to_dict()

@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from memvault.cli.output import JsonOpt, NamespaceOpt, console, emit, handle_errors, open_vault
+from memvault.language.tokens import tokenizer
 
 
 def fold(
@@ -67,7 +68,7 @@ def fold(
         if economics:
             money = Table(
                 "project", "observations", "raw tokens", "digest tokens", "ratio",
-                title="token economics (characters / 4)",
+                title=f"token economics ({tokenizer().name})",
             )  # fmt: skip
             for row in economics:
                 money.add_row(
@@ -86,7 +87,7 @@ def primer(
     namespace: NamespaceOpt = None,
     budget: Annotated[
         int | None,
-        typer.Option(help="Hard budget in estimated tokens (default: fold.primer_tokens)."),
+        typer.Option(help="Hard budget in tokens (o200k_base; default: fold.primer_tokens)."),
     ] = None,
     project: Annotated[
         str | None, typer.Option(help="That project's digests first (folds per project).")
@@ -102,7 +103,7 @@ def primer(
     def render() -> None:
         typer.echo(block.text or "(nothing folded yet: run `memvault fold --apply`)")
         console.print(
-            f"\n[dim]{block.tokens} of {block.budget_tokens} tokens (estimated)"
+            f"\n[dim]{block.tokens} of {block.budget_tokens} tokens ({tokenizer().name})"
             f"{', clipped' if block.clipped else ''}; covers {block.episodes_covered} episodes"
             f" ({block.raw_tokens} tokens), ratio {block.ratio}x[/dim]"
         )

@@ -103,7 +103,8 @@ class FoldSettings(BaseModel):
         default=350,
         ge=20,
         le=20_000,
-        description="Hard size of one type's digest (estimated tokens: characters / 4), "
+        description="Hard size of one type's digest (tokens: o200k_base, or characters / 4 "
+        "without the llm extra), "
         "enforced in code after the model answers.",
     )
     batch_notes: int = Field(

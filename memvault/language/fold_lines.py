@@ -8,15 +8,10 @@ import math
 import re
 from collections.abc import Sequence
 
+from memvault.language.tokens import tokens
 from memvault.language.words import STOPWORDS, plain_words
 
-CHARS_PER_TOKEN = 4  # an estimate (no LLM tokenizer is installed); budgets are applied to it
 _LINE = re.compile(r"^- (\d{4}-\d{2}-\d{2}) (.*)$")
-
-
-def tokens(text: str) -> int:
-    """Estimated tokens of ``text`` (characters / 4, rounded up)."""
-    return -(-len(text) // CHARS_PER_TOKEN)
 
 
 # What a fold must not lose (seed 001's lesson): file paths, exact commands, version strings,
