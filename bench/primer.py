@@ -3,8 +3,8 @@
 For each size, a generated history (the temporal-update generator's people, phrasings and
 small talk, written straight through the store port with their write times, types assigned
 by a fixed rule) is folded offline (extractive digests), and the primer is built with the
-default budget. The primer must stay flat (≤ 2,000 estimated tokens at every size) while the
-history it covers grows; its build time is O(types).
+default budget. The primer must stay flat (≤ 2,000 tokens at every size, counted by
+memvault.language.tokens) while the history it covers grows; its build time is O(types).
 """
 
 from __future__ import annotations
@@ -62,7 +62,6 @@ def one(n: int) -> dict[str, Any]:
                         )
                     )
                 vault.store.apply(Batch(namespace="bench", episodes=eps))
-            raw_chars = sum(len(r["text"]) for r in rows)
             t = time.perf_counter()
             report = vault.fold(namespace="bench", apply=True)
             fold_s = time.perf_counter() - t
@@ -72,7 +71,8 @@ def one(n: int) -> dict[str, Any]:
             second = vault.fold(namespace="bench", apply=True)
     return {
         "episodes": n,
-        "raw_tokens": -(-raw_chars // 4),
+        "raw_tokens": block.raw_tokens,
+        "tokenizer": block.to_dict()["tokenizer"],
         "primer_tokens": block.tokens,
         "budget_tokens": block.budget_tokens,
         "ratio": block.ratio,

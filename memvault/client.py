@@ -91,9 +91,11 @@ def _wait(response: httpx.Response | None, call: Call, attempt: int, retries: in
     return response.status_code == 503 if response is not None else call.method == "GET"
 
 
-def _answer(response: httpx.Response) -> Any:
+def _answer(response: httpx.Response, call: Call) -> Any:
     if response.status_code >= 400:
         raise _error(response)
+    if call.text:
+        return response.text
     return response.json() if response.content else None
 
 
@@ -191,7 +193,7 @@ class Client(_Remote):
                     raise
             else:
                 if (delay := self._delay(call, response, attempt)) is None:
-                    return _answer(response)
+                    return _answer(response, call)
             time.sleep(delay)
 
     write = blocking(ops.write)
@@ -226,6 +228,24 @@ class Client(_Remote):
     entity_types = blocking(ops.entity_types)
     define_entity_type = blocking(ops.define_entity_type)
     remove_entity_type = blocking(ops.remove_entity_type)
+    write_session = blocking(ops.write_session)
+    profile = blocking(ops.profile)
+    diary = blocking(ops.diary)
+    dream_report = blocking(ops.dream_report)
+    mark_seen = blocking(ops.mark_seen)
+    mark_dismissed = blocking(ops.mark_dismissed)
+    fold = blocking(ops.fold)
+    tiers = blocking(ops.tiers)
+    janitor = blocking(ops.janitor)
+    lint = blocking(ops.lint)
+    catch_up = blocking(ops.catch_up)
+    upsert_attitude = blocking(ops.upsert_attitude)
+    record_skill_use = blocking(ops.record_skill_use)
+    namespaces = blocking(ops.namespaces)
+    list_keys = blocking(ops.list_keys)
+    create_key = blocking(ops.create_key)
+    revoke_key = blocking(ops.revoke_key)
+    metrics = blocking(ops.metrics)
 
 
 class AsyncClient(_Remote):
@@ -255,7 +275,7 @@ class AsyncClient(_Remote):
                     raise
             else:
                 if (delay := self._delay(call, response, attempt)) is None:
-                    return _answer(response)
+                    return _answer(response, call)
             await asyncio.sleep(delay)
 
     write = awaiting(ops.write)
@@ -290,3 +310,21 @@ class AsyncClient(_Remote):
     entity_types = awaiting(ops.entity_types)
     define_entity_type = awaiting(ops.define_entity_type)
     remove_entity_type = awaiting(ops.remove_entity_type)
+    write_session = awaiting(ops.write_session)
+    profile = awaiting(ops.profile)
+    diary = awaiting(ops.diary)
+    dream_report = awaiting(ops.dream_report)
+    mark_seen = awaiting(ops.mark_seen)
+    mark_dismissed = awaiting(ops.mark_dismissed)
+    fold = awaiting(ops.fold)
+    tiers = awaiting(ops.tiers)
+    janitor = awaiting(ops.janitor)
+    lint = awaiting(ops.lint)
+    catch_up = awaiting(ops.catch_up)
+    upsert_attitude = awaiting(ops.upsert_attitude)
+    record_skill_use = awaiting(ops.record_skill_use)
+    namespaces = awaiting(ops.namespaces)
+    list_keys = awaiting(ops.list_keys)
+    create_key = awaiting(ops.create_key)
+    revoke_key = awaiting(ops.revoke_key)
+    metrics = awaiting(ops.metrics)

@@ -55,11 +55,12 @@ def _op(
 
 
 _FILES = "reads or writes files on the machine that runs it"
+_PREFETCH = "the server runs it by itself after a session's turns are written (write_session)"
 OPERATIONS: tuple[Operation, ...] = (
     # remember
     _op("write", "write", mcp="write", cli="write", client=True),
     _op("write_many", "write", "POST /episodes", client=True),
-    _op("write_session", "write", "POST /sessions/{session_id}/episodes", sdk=False),
+    _op("write_session", "write", "POST /sessions/{session_id}/episodes", sdk=False, client=True),
     _op("add_facts", "write", "POST /facts", client=True),
     _op("add_fact", "write", mcp="add_fact", client=True),
     _op("ingest", "write", cli="ingest", local=_FILES, sdk=False),
@@ -69,12 +70,12 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("get_episode", "read", "GET /episodes/{episode_id}", client=True),
     _op("facts", "read", "GET /facts", mcp="facts", cli="facts", client=True),
     _op("stats", "read", "GET /stats", cli="stats", client=True),
-    _op("profile", "read", "GET /profile", cli="profile"),
-    _op("diary", "read", "GET /diary", cli="diary"),
+    _op("profile", "read", "GET /profile", cli="profile", client=True),
+    _op("diary", "read", "GET /diary", cli="diary", client=True),
     _op("gaps", "read", "GET /gaps", cli="gaps", client=True),
     _op("primer", "read", "GET /primer", mcp="primer", cli="primer", client=True),
     _op("graph", "read", cli="graph", local="draws to a terminal or a file"),
-    _op("namespaces", "read", "GET /v1/namespaces"),
+    _op("namespaces", "read", "GET /v1/namespaces", client=True),
     # feedback
     _op("verdict", "write", "POST /verdicts", mcp="verdict", cli="verdict", client=True),
     _op("judge", "write", "POST /feedback", mcp="feedback", cli="feedback", client=True),
@@ -97,32 +98,32 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("dream", "write", "POST /dream", cli="dream", client=True),
     _op("dream_job", "read", "GET /dream/jobs/{job_id}", client=True, sdk=False),
     _op("dream_runs", "read", "GET /dream/runs", client=True),
-    _op("dream_report", "read", "GET /dream/runs/{run_id}"),
+    _op("dream_report", "read", "GET /dream/runs/{run_id}", client=True),
     _op("undo_dream", "write", "POST /dream/runs/{run_id}/undo", client=True),
-    _op("lint", "write", "POST /lint", cli="lint"),
-    _op("fold", "write", "POST /fold", cli="fold"),
-    _op("tiers", "write", "POST /tiers", cli="tiers"),
-    _op("janitor", "write", "POST /janitor", cli="janitor"),
-    _op("prefetch", "write", cli="prefetch"),
+    _op("lint", "write", "POST /lint", cli="lint", client=True),
+    _op("fold", "write", "POST /fold", cli="fold", client=True),
+    _op("tiers", "write", "POST /tiers", cli="tiers", client=True),
+    _op("janitor", "write", "POST /janitor", cli="janitor", client=True),
+    _op("prefetch", "write", cli="prefetch", local=_PREFETCH),
     _op("reembed", "write", cli="reembed", local="re-embeds with this machine's model"),
-    _op("catch_up", "write", "POST /catch-up", cli="catch-up"),
+    _op("catch_up", "write", "POST /catch-up", cli="catch-up", client=True),
     # review and inbox
     _op("review_items", "read", "GET /review", mcp="review_list", cli="review", client=True),
     _op("approve", "write", "POST /review/{item_id}/approve", mcp="review_decide", client=True),
     _op("reject", "write", "POST /review/{item_id}/reject", client=True),
     _op("decide_reviews", "write", "POST /review/decide", client=True),
     _op("inbox", "read", "GET /inbox", mcp="inbox", cli="inbox", client=True),
-    _op("mark_seen", "write", "POST /inbox/seen", sdk=False),
-    _op("mark_dismissed", "write", "POST /inbox/dismiss", sdk=False),
+    _op("mark_seen", "write", "POST /inbox/seen", sdk=False, client=True),
+    _op("mark_dismissed", "write", "POST /inbox/dismiss", sdk=False, client=True),
     # the namespace's own entity types (memvault.kg.vocabulary)
     _op("entity_types", "read", "GET /entity-types", cli="types", client=True),
     _op("define_entity_type", "write", "PUT /entity-types/{type_name}", client=True),
     _op("remove_entity_type", "write", "DELETE /entity-types/{type_name}", client=True),
     # persona
     _op("attitudes", "read", "GET /persona/attitudes", mcp="attitudes", cli="persona", client=True),
-    _op("upsert_attitude", "write", "POST /persona/attitudes"),
+    _op("upsert_attitude", "write", "POST /persona/attitudes", client=True),
     _op("skills", "read", "GET /persona/skills", client=True),
-    _op("record_skill_use", "write", "POST /persona/skills/uses"),
+    _op("record_skill_use", "write", "POST /persona/skills/uses", client=True),
     # interop
     _op("export", "read", cli="export", local=_FILES),
     _op("import_", "write", cli="import", local=_FILES),
@@ -136,10 +137,10 @@ OPERATIONS: tuple[Operation, ...] = (
         sdk=False,
     ),
     # keys and the server (admin)
-    _op("list_keys", "admin", "GET /v1/keys", sdk=False),
-    _op("create_key", "admin", "POST /v1/keys", sdk=False),
-    _op("revoke_key", "admin", "DELETE /v1/keys/{key_id}", sdk=False),
-    _op("metrics", "admin", "GET /metrics", sdk=False),
+    _op("list_keys", "admin", "GET /v1/keys", sdk=False, client=True),
+    _op("create_key", "admin", "POST /v1/keys", sdk=False, client=True),
+    _op("revoke_key", "admin", "DELETE /v1/keys/{key_id}", sdk=False, client=True),
+    _op("metrics", "admin", "GET /metrics", sdk=False, client=True),
 )
 # commands that run no operation of a vault's: they set up, serve or show
 CLI_ONLY = frozenset({"init", "demo", "serve", "mcp"})
@@ -163,3 +164,44 @@ def scope_of(method: str, path: str) -> Scope:
     """The scope a REST route needs; one missing from the registry needs a write key."""
     op = BY_ROUTE.get((method.upper(), path))
     return op.scope if op else "write"
+
+
+def table() -> str:
+    """docs/surfaces.md: every operation and where each surface offers it, from this registry
+    (``python -m memvault.capabilities.registry > docs/surfaces.md``; a test compares)."""
+    remote = [op for op in OPERATIONS if not op.local]
+    on_clients = sum(op.client for op in OPERATIONS)
+    coverage = "every one of them" if on_clients == len(remote) else f"{on_clients} of them"
+    head = [
+        "# Operations and surfaces",
+        "",
+        "Generated from `memvault/capabilities/registry.py` by",
+        "`python -m memvault.capabilities.registry > docs/surfaces.md`; "
+        "`tests/unit/test_surfaces_doc.py` fails when they differ.",
+        "",
+        f"{len(OPERATIONS)} operations: {len(remote)} offered remotely, {coverage} on both "
+        "REST clients (`memvault.Client` and `memvault.AsyncClient`), "
+        f"{len(OPERATIONS) - len(remote)} local-only. Scope: the key a remote call needs "
+        "(read, write, admin).",
+        "",
+        "| operation | scope | SDK | REST | MCP tool | CLI | clients | local-only because |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    rows = [
+        "| `{}` | {} | {} | {} | {} | {} | {} | {} |".format(
+            op.name,
+            op.scope,
+            "yes" if op.sdk else "",
+            f"`{op.rest[0]} {op.rest[1]}`" if op.rest else "",
+            f"`{op.mcp}`" if op.mcp else "",
+            f"`memvault {op.cli}`" if op.cli else "",
+            "yes" if op.client else "",
+            op.local or "",
+        )
+        for op in OPERATIONS
+    ]
+    return "\n".join([*head, *rows]) + "\n"
+
+
+if __name__ == "__main__":
+    print(table(), end="")
