@@ -1,5 +1,6 @@
 """The console's pieces (:mod:`api.console` holds its routes): the signed operator session
-and its CSRF token, the page chrome, forms, tables of changes, and the communities' SVG."""
+and its CSRF token, the templates (Jinja2, ``api/templates/console``, every value escaped
+unless it is markup a template rendered), tables of changes, and the communities' SVG."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ import math
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from html import escape
 from typing import Any
 from urllib.parse import parse_qs, quote
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 
 from api.auth import KEY, SYSTEM_NS, KeyStore
 from memvault.graphs import GraphView
@@ -24,16 +26,18 @@ from memvault.vault import MemVault
 
 COOKIE, TTL_S = "mv_console", 8 * 3600
 PAGE = 100  # review items per page
-STYLE = """
-body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
-header{background:#1d2330;color:#fff;padding:10px 20px;display:flex;gap:18px;align-items:center}
-header a{color:#cfe0ff;text-decoration:none}main{padding:16px 20px;max-width:1200px}
-table{border-collapse:collapse;width:100%;background:#fff}td,th{border-bottom:1px solid #e3e6eb;
-padding:6px 8px;text-align:left;vertical-align:top}th{background:#eef1f5}.muted{color:#6b7280}
-.flash{background:#e8f5e9;border:1px solid #a5d6a7;padding:8px;margin-bottom:12px}
-.err{background:#fdecea;border-color:#f5c2c0}code{font-size:12px}button{cursor:pointer}
-form.inline{display:inline}pre{white-space:pre-wrap;margin:0;font-size:12px}
-"""
+TEMPLATES = Environment(
+    loader=PackageLoader("api", "templates"),
+    autoescape=True,  # every value is text unless a template rendered it (Markup)
+    undefined=StrictUndefined,
+    trim_blocks=False,
+)
+TEMPLATES.filters["q"] = lambda text: quote(str(text), safe="")
+
+
+def render(template: str, /, **values: Any) -> Markup:
+    """A template of ``api/templates/console`` (its name without the folder) as markup."""
+    return Markup(TEMPLATES.get_template(f"console/{template}").render(**values))
 
 
 def _vault(request: Request) -> MemVault:
@@ -82,42 +86,28 @@ async def _form(request: Request) -> dict[str, str]:
 
 
 def _page(
-    request: Request, title: str, body: str, *, ns: str | None = None, flash: str | None = None
-) -> str:
-    nav = '<a href="/console">namespaces</a>'
-    if ns:
-        q = quote(ns, safe="")
-        nav += "".join(
-            f' <a href="/console/ns/{q}/{part}">{part}</a>'
-            for part in ("memories", "review", "inbox", "runs", "graph", "persona")
-        )
-    note = ""
-    if flash:
-        kind = "flash err" if flash.startswith("error:") else "flash"
-        note = f'<div class="{kind}" id="flash">{escape(flash)}</div>'
-    return (
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)} · memvault"
-        f"</title><style>{STYLE}</style></head><body><header><b>memvault console</b>{nav}"
-        f'<span style="flex:1"></span>{_button(request, "/console/logout", "log out")}'
-        "</header><main>"
-        f"<h2>{escape(title)}{' · ' + escape(ns) if ns else ''}</h2>{note}{body}"
-        "</main></body></html>"
-    )
+    request: Request,
+    title: str,
+    template: str,
+    *,
+    ns: str | None = None,
+    flash: str | None = None,
+    status_code: int = 200,
+    **values: Any,
+) -> HTMLResponse:
+    """A console page: ``template`` inside the chrome (navigation, log out, the flash)."""
+    html = render(template, title=title, ns=ns, flash=flash or None, csrf=_csrf(request), **values)
+    return HTMLResponse(html, status_code=status_code)
+
+
+def _message(request: Request, title: str, message: str, ns: str | None, status: int) -> Response:
+    return _page(request, title, "message.html", ns=ns, status_code=status, message=message)
 
 
 def _guard(request: Request) -> Response | None:
     if _session(request) is None:
         return RedirectResponse("/console/login", status_code=303)
     return None
-
-
-def _button(request: Request, action: str, label: str, extra: str = "", confirm: str = "") -> str:
-    check = f" onsubmit=\"return confirm('{escape(confirm)}')\"" if confirm else ""
-    return (
-        f'<form method="post" action="{escape(action)}" class="inline"{check}>'
-        f'<input type="hidden" name="csrf" value="{_csrf(request)}">{extra}'
-        f"<button>{escape(label)}</button></form>"
-    )
 
 
 async def _checked(request: Request) -> dict[str, str] | Response:
@@ -143,25 +133,26 @@ def _age_days(item: dict[str, Any]) -> float:
     return max((datetime.now(UTC) - when).total_seconds() / 86400.0, 0.0)
 
 
-def _change_rows(changes: Sequence[dict[str, Any]]) -> str:
+def _changes(changes: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Changes as the ``change_rows`` macro shows them: kind, why, created or not, and each
+    field that differs (before, after) but the metadata and evidence."""
     out = []
     for c in changes:
         before, after = c.get("before") or {}, c.get("after") or {}
         keys = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
-        diff = "".join(
-            f"<div><code>{escape(k)}</code>: {escape(_short(before.get(k)))} → "
-            f"{escape(_short(after.get(k)))}</div>"
-            for k in keys
-            if k not in ("metadata", "evidence")
-        )
-        if c.get("before") is None:
-            diff = "<div>created</div>" + diff
-        why = "; ".join(f"{r['op']}: {r['why']}" for r in c.get("reasons", []))
         out.append(
-            f"<tr><td><code>{escape(c['kind'])}</code></td><td>{escape(why)}</td>"
-            f"<td>{diff}</td></tr>"
+            {
+                "kind": c["kind"],
+                "why": "; ".join(f"{r['op']}: {r['why']}" for r in c.get("reasons", [])),
+                "created": c.get("before") is None,
+                "diff": [
+                    (k, _short(before.get(k)), _short(after.get(k)))
+                    for k in keys
+                    if k not in ("metadata", "evidence")
+                ],
+            }
         )
-    return "".join(out)
+    return out
 
 
 def _short(value: Any) -> str:
@@ -188,25 +179,22 @@ def communities_svg(view: GraphView, edges: list[Edge], partition: Partition) ->
         for k, node in enumerate(members):
             angle = 2 * math.pi * k / max(len(members), 1)
             pos[node] = (cx + radius * math.cos(angle), cy + radius * math.sin(angle))
-    lines = "".join(
-        f'<line x1="{pos[e.a][0]:.1f}" y1="{pos[e.a][1]:.1f}" x2="{pos[e.b][0]:.1f}" '
-        f'y2="{pos[e.b][1]:.1f}" stroke="#9ca3af" stroke-width="{0.5 + 2 * e.composite:.2f}"/>'
+    lines = [
+        {"x1": pos[e.a][0], "y1": pos[e.a][1], "x2": pos[e.b][0], "y2": pos[e.b][1],
+         "w": 0.5 + 2 * e.composite}
         for e in edges
         if e.a in pos and e.b in pos
-    )
-    dots = []
-    for g, members in enumerate(groups):
-        colour = colours[g % len(colours)] if g < len(partition.communities) else "#9ca3af"
-        for node in members:
-            x, y = pos[node]
-            name = escape(view.ws.entities[node].name)
-            dots.append(
-                f'<g class="node" data-community="{g}"><circle cx="{x:.1f}" cy="{y:.1f}" r="7" '
-                f'fill="{colour}"><title>{name}</title></circle><text x="{x + 9:.1f}" '
-                f'y="{y + 4:.1f}" font-size="11">{name}</text></g>'
-            )
-    return (
-        f'<svg id="graph" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-        f'style="background:#fff">{lines}{"".join(dots)}</svg>',
-        len(pos),
-    )
+    ]  # fmt: skip
+    dots = [
+        {
+            "g": g,
+            "x": pos[node][0],
+            "y": pos[node][1],
+            "name": view.ws.entities[node].name,
+            "colour": colours[g % len(colours)] if g < len(partition.communities) else "#9ca3af",
+        }
+        for g, members in enumerate(groups)
+        for node in members
+    ]
+    svg = render("svg/communities.svg", width=width, height=height, lines=lines, dots=dots)
+    return svg, len(pos)

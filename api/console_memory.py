@@ -7,13 +7,13 @@ neighbours. Reading a page is not a use: nothing here records an access or warms
 from __future__ import annotations
 
 from datetime import datetime
-from html import escape
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
+from markupsafe import Markup
 
-from api.console_html import _back, _button, _checked, _guard, _page, _session, _vault
+from api.console_html import _back, _checked, _guard, _message, _page, _session, _vault, render
 from api.console_plots import ego_svg, fact_state, tiers_by_month_svg, timeline_svg
 from memvault.changes.docs import JOURNAL, RUN
 from memvault.errors import MemvaultError
@@ -22,15 +22,14 @@ from memvault.vault import MemVault
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 SHOWN = 200  # memories per page
+FORGET = (
+    "Forget this memory for good? It and what is derived only from it are erased; this "
+    "cannot be undone."
+)
 
 
 def _q(text: str) -> str:
     return quote(text, safe="")
-
-
-def _memory_link(ns: str, e: Episode, text: str | None = None) -> str:
-    label = text if text is not None else e.content[:300]
-    return f'<a href="/console/ns/{_q(ns)}/memories/{_q(e.id)}">{escape(label)}</a>'
 
 
 def _level(e: Episode) -> str:
@@ -54,7 +53,7 @@ def memories(
     try:
         found = vault.episodes(namespace=ns, limit=1_000_000)
     except MemvaultError as exc:
-        return HTMLResponse(_page(request, "memories", f"<p>{escape(str(exc))}</p>", ns=ns), 404)
+        return _message(request, "memories", str(exc), ns, 404)
     pool = [e for e in reversed(found) if retired or e.expired_at is None]
     needle = q.lower().strip()
     matches = [
@@ -62,50 +61,40 @@ def memories(
     ]
     offset = max(offset, 0)
     shown = matches[offset : offset + SHOWN]
-    path = f"/console/ns/{_q(ns)}/memories"
-    rows = "".join(
-        f'<tr class="memory" data-id="{escape(e.id)}"><td>{escape(e.occurred_at.isoformat()[:10])}'
-        f"</td><td>{escape(e.speaker or '')}</td><td>{escape(_level(e))}"
-        f"{' · retired' if e.expired_at else ''}</td><td>{_memory_link(ns, e)}</td><td>"
-        + (
-            ""
-            if e.expired_at
-            else _button(
-                request,
-                f"{path}/{_q(e.id)}/forget",
-                "forget",
-                confirm="Forget this memory for good? It and what is derived only from it are "
-                "erased; this cannot be undone.",
-            )
-        )
-        + "</td></tr>"
-        for e in shown
-    )
-    keep = f"&q={_q(q)}&retired={retired}"
-    more = (
-        f'<a id="next" href="{path}?offset={offset + SHOWN}{keep}">next {SHOWN}</a>'
-        if offset + SHOWN < len(matches)
-        else ""
-    )
     months: dict[str, dict[str, int]] = {}
     for e in pool:
         if e.expired_at is None:
             cell = months.setdefault(e.occurred_at.strftime("%Y-%m"), {})
             cell[e.tier.value] = cell.get(e.tier.value, 0) + 1
-    search = (
-        f'<form method="get" class="inline"><input name="q" value="{escape(q)}" '
-        'placeholder="words in the memory or its speaker"> <label><input type="checkbox" '
-        f'name="retired" value="1"{" checked" if retired else ""}> retired too</label> '
-        "<button>search</button></form>"
+    return _page(
+        request,
+        "memories",
+        "memories.html",
+        ns=ns,
+        flash=flash,
+        q=q,
+        retired=retired,
+        path=f"/console/ns/{_q(ns)}/memories",
+        matches=len(matches),
+        pool=len(pool),
+        first=offset + 1 if shown else 0,
+        last=offset + len(shown),
+        shown=[
+            {
+                "id": e.id,
+                "when": e.occurred_at.isoformat()[:10],
+                "speaker": e.speaker or "",
+                "level": _level(e),
+                "retired": e.expired_at is not None,
+                "content": e.content,
+            }
+            for e in shown
+        ],
+        next_offset=offset + SHOWN if offset + SHOWN < len(matches) else None,
+        page=SHOWN,
+        forget_confirm=FORGET,
+        tiers_svg=tiers_by_month_svg(sorted(months.items())),
     )
-    body = (
-        f"{search}<p class='muted'>{len(matches)} of {len(pool)} memories; showing "
-        f"{offset + 1 if shown else 0}–{offset + len(shown)}</p>"
-        "<table><tr><th>when</th><th>who</th><th>tier</th><th>memory</th><th></th></tr>"
-        f"{rows}</table><p>{more}</p><h3>tiers over time</h3>"
-        + tiers_by_month_svg(sorted(months.items()))
-    )
-    return HTMLResponse(_page(request, "memories", body, ns=ns, flash=flash or None))
 
 
 @router.get("/ns/{ns}/memories/{episode_id}", response_class=HTMLResponse)
@@ -118,15 +107,7 @@ def memory(request: Request, ns: str, episode_id: str, flash: str = "") -> Respo
     try:
         e = vault.get_episode(episode_id, namespace=ns)
     except MemvaultError as exc:
-        return HTMLResponse(_page(request, "memory", f"<p>{escape(str(exc))}</p>", ns=ns), 404)
-    path = f"/console/ns/{_q(ns)}/memories/{_q(e.id)}"
-    digest = e.metadata.get("digest") or {}
-    shown_as = (
-        f" <span class='muted'>({e.tier.value} · {escape(str(digest['level']))}: "
-        f"{digest.get('chars_before', '?')} characters before, one way)</span>"
-        if digest
-        else ""
-    )
+        return _message(request, "memory", str(exc), ns, 404)
     fields = [
         ("happened", e.occurred_at.isoformat()),
         ("written", e.created_at.isoformat()),
@@ -137,44 +118,32 @@ def memory(request: Request, ns: str, episode_id: str, flash: str = "") -> Respo
         ("uses · confirmations", f"{e.access_count} · {e.reinforced_count}"),
         ("retired", e.expired_at.isoformat() if e.expired_at else "no: live"),
     ]
-    table = "".join(f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in fields)
     facts = [
         f
         for f in vault.facts(namespace=ns, include_history=True, limit=1_000_000)
         if e.id in f.source_episode_ids
     ]
     now = vault.now()
-    body = (
-        f'<blockquote id="text">{escape(e.content)}</blockquote>{shown_as}'
-        f"<table>{table}</table><h3>versions</h3>{_versions(vault, ns, e)}"
-        f"<h3>dream runs that changed it</h3>{_runs(vault, ns, e.id)}"
-        f"<h3>facts drawn from it</h3>{timeline_svg(facts, now)}{_fact_rows(ns, facts, now)}"
+    return _page(
+        request,
+        "memory",
+        "memory.html",
+        ns=ns,
+        flash=flash,
+        e=e,
+        digest=e.metadata.get("digest") or {},
+        fields=fields,
+        versions=_versions(vault, ns, e),
+        runs=_runs(vault, ns, e.id),
+        timeline=timeline_svg(facts, now),
+        fact_rows=_fact_rows(ns, facts, now),
+        path=f"/console/ns/{_q(ns)}/memories/{_q(e.id)}",
+        forget_confirm=FORGET,
     )
-    if e.expired_at is None:
-        body += (
-            "<h3>correct it</h3><p class='muted'>The corrected text is written as a new memory; "
-            "this one is retired and kept in the history, marked as corrected.</p>"
-            + _button(
-                request,
-                f"{path}/correct",
-                "save the correction",
-                extra=f'<textarea name="text" rows="3" cols="90">{escape(e.content)}</textarea>'
-                "<br>",
-                confirm="Save the corrected version? The old one stays in the history.",
-            )
-            + "<h3>forget it</h3>"
-            + _button(
-                request,
-                f"{path}/forget",
-                "forget",
-                confirm="Forget this memory for good? It and what is derived only from it are "
-                "erased; this cannot be undone.",
-            )
-        )
-    return HTMLResponse(_page(request, "memory", body, ns=ns, flash=flash or None))
 
 
-def _versions(vault: MemVault, ns: str, e: Episode) -> str:
+def _versions(vault: MemVault, ns: str, e: Episode) -> list[tuple[str, str, Episode | None]]:
+    """(how it is linked, the other version's id, that version or None if forgotten)."""
     links: list[tuple[str, str]] = []
     if old := e.metadata.get("corrects"):
         links.append(("corrects", str(old)))
@@ -182,59 +151,27 @@ def _versions(vault: MemVault, ns: str, e: Episode) -> str:
         links.append(("corrected by", str(new)))
     links += [(f"replaced ({r.attribute}, by {r.by}) by", r.episode_id) for r in e.replaced_by]
     links += [("absorbed", str(i)) for i in e.metadata.get("merged_from", [])]
-    if not links:
-        return "<p class='muted'>none: this is the only version</p>"
     found = {x.id: x for x in vault.store.get_episodes(ns, [i for _, i in links])}
-
-    def link(i: str) -> str:
-        if i in found:
-            return _memory_link(ns, found[i], found[i].content[:160])
-        return f"<code>{escape(i)}</code> <span class='muted'>(forgotten)</span>"
-
-    items = "".join(f"<li>{escape(what)} {link(i)}</li>" for what, i in links)
-    return f'<ul id="versions">{items}</ul>'
+    return [(what, i, found.get(i)) for what, i in links]
 
 
-def _runs(vault: MemVault, ns: str, rid: str) -> str:
+def _runs(vault: MemVault, ns: str, rid: str) -> list[tuple[str, str, str]]:
+    """(run id, its status, what it did) of each dream run that changed the memory."""
     seen: dict[str, list[str]] = {}
     for doc in vault.store.list_docs(ns, JOURNAL, limit=1_000_000):
         for entry in doc.body.get("entries", []):
             if entry.get("id") == rid:
                 seen.setdefault(str(doc.body.get("run_id")), []).append(str(entry.get("op")))
-    if not seen:
-        return "<p class='muted'>none</p>"
     runs = {d.id: d for d in vault.store.get_docs(ns, RUN, list(seen))}
-    rows = "".join(
-        f'<tr><td><a href="/console/ns/{_q(ns)}/runs/{_q(run_id)}">{escape(run_id)}</a></td>'
-        f"<td>{escape(runs[run_id].status or '') if run_id in runs else ''}</td>"
-        f"<td>{escape(', '.join(sorted(set(ops))))}</td></tr>"
+    return [
+        (run_id, (runs[run_id].status or "") if run_id in runs else "", ", ".join(sorted(set(ops))))
         for run_id, ops in sorted(seen.items())
-    )
-    return (
-        f"<table id='runs'><tr><th>run</th><th>status</th><th>what it did</th></tr>{rows}</table>"
-    )
+    ]
 
 
-def _fact_rows(ns: str, facts: list[Fact], now: datetime) -> str:
-    if not facts:
-        return ""
-
-    def entity(name: str) -> str:
-        return f'<a href="/console/ns/{_q(ns)}/entities/{_q(name)}">{escape(name)}</a>'
-
-    rows = "".join(
-        f'<tr class="fact {fact_state(f, now)}"><td>{fact_state(f, now)}</td><td>'
-        f"{entity(f.subject)} <code>{escape(f.predicate)}</code> "
-        f"{entity(f.object) if f.object_id else escape(f.object)}</td>"
-        f"<td>{escape(f.valid_at.date().isoformat())}</td>"
-        f"<td>{escape(f.invalid_at.date().isoformat()) if f.invalid_at else '—'}</td>"
-        f"<td>{len(f.source_episode_ids)}</td></tr>"
-        for f in sorted(facts, key=lambda f: (f.valid_at, f.id))
-    )
-    return (
-        "<table><tr><th>state</th><th>fact</th><th>valid from</th><th>until</th>"
-        f"<th>sources</th></tr>{rows}</table>"
-    )
+def _fact_rows(ns: str, facts: list[Fact], now: datetime) -> Markup:
+    ordered = sorted(facts, key=lambda f: (f.valid_at, f.id))
+    return render("fact_rows.html", ns=ns, facts=[(f, fact_state(f, now)) for f in ordered])
 
 
 @router.post("/ns/{ns}/memories/{episode_id}/correct")
@@ -282,44 +219,30 @@ def entity(request: Request, ns: str, name: str) -> Response:
     vault = _vault(request)
     found = vault.store.find_entities(ns, [name])
     if not found:
-        body = f"<p>no entity named {escape(name)} in {escape(ns)}</p>"
-        return HTMLResponse(_page(request, "entity", body, ns=ns), 404)
+        return _message(request, "entity", f"no entity named {name} in {ns}", ns, 404)
     ids = [x.id for x in found]
     facts = vault.store.facts_about(ns, ids, include_expired=True)
     now = vault.now()
-    neighbours = sorted(
-        {
-            other
-            for f in facts
-            for other, oid in ((f.subject, f.subject_id), (f.object, f.object_id))
-            if oid and oid not in ids
-        }
-    )
+    links = [
+        (other, f.predicate, fact_state(f, now))
+        for f in facts
+        for other, oid in ((f.subject, f.subject_id), (f.object, f.object_id))
+        if oid and oid not in ids
+    ]
     named = [i for i, _ in vault.store.episodes_mentioning(ns, ids, 50)]
     episodes = sorted(
         vault.store.get_episodes(ns, named), key=lambda e: e.occurred_at, reverse=True
     )
-    ego = ego_svg(
-        found[0].name,
-        [
-            (other, f.predicate, fact_state(f, now))
-            for f in facts
-            for other, oid in ((f.subject, f.subject_id), (f.object, f.object_id))
-            if oid and oid not in ids
-        ],
+    return _page(
+        request,
+        f"entity {found[0].name}",
+        "entity.html",
+        ns=ns,
+        kinds=", ".join(sorted({x.type for x in found})),
+        facts=len(facts),
+        episodes=episodes,
+        timeline=timeline_svg(facts, now),
+        fact_rows=_fact_rows(ns, facts, now),
+        ego=ego_svg(found[0].name, links),
+        neighbours=sorted({other for other, _, _ in links}),
     )
-    links = " · ".join(
-        f'<a href="/console/ns/{_q(ns)}/entities/{_q(n)}">{escape(n)}</a>' for n in neighbours
-    )
-    mems = "".join(
-        f"<li>{escape(e.occurred_at.isoformat()[:10])} {_memory_link(ns, e, e.content[:200])}</li>"
-        for e in episodes
-    )
-    kinds = ", ".join(sorted({x.type for x in found}))
-    body = (
-        f"<p class='muted'>{escape(kinds)} · {len(facts)} facts · {len(episodes)} memories "
-        f"name it</p><h3>its facts over time</h3>{timeline_svg(facts, now)}"
-        f"{_fact_rows(ns, facts, now)}<h3>linked to</h3>{ego}<p id='neighbours'>{links or '—'}</p>"
-        f"<h3>memories that name it</h3><ul>{mems}</ul>"
-    )
-    return HTMLResponse(_page(request, f"entity {found[0].name}", body, ns=ns))

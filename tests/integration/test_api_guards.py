@@ -173,3 +173,27 @@ def test_hostile_query_values_get_4xx_with_a_json_body(server: Server) -> None:
             assert r.status_code == 422 and r.json()["error"]["field"] in params, r.text
         r = c.get("/v1/ns/maya/diary", params={"date": "0001-01-01"})
         assert r.status_code == 422 and "range" in r.json()["error"]["message"]
+
+
+def test_console_pages_escape_what_memories_say(server: Server) -> None:
+    """The console's templates escape every value: markup written into a memory, its speaker,
+    a search or a login error is shown as text, never run; confirmations stay valid script."""
+    hostile = '<script>alert(1)</script> it\'s "quoted" & <img src=x onerror=alert(2)>'
+    server.vault.write(hostile, namespace="maya", speaker="<b>Eve</b>")
+    episode = server.vault.episodes(namespace="maya", limit=10)[-1]
+    with httpx.Client(base_url=server.url, timeout=30) as browser:
+        assert browser.post("/console/login", data={"key": ADMIN}).status_code == 303
+        pages = [
+            browser.get("/console/ns/maya/memories", params={"q": "<script>"}).text,
+            browser.get(f"/console/ns/maya/memories/{episode.id}").text,
+            browser.get("/console/login", params={"error": "<i>x</i>"}).text,
+        ]
+    for page in pages:
+        assert "<script>" not in page and "<img" not in page and "<i>x" not in page
+    listing, detail, login = pages
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in listing and "&lt;b&gt;Eve" in listing
+    assert 'value="&lt;script&gt;' in listing  # the search box keeps the query as text
+    assert "it&#39;s &#34;quoted&#34; &amp; &lt;img" in detail
+    assert "&lt;i&gt;x&lt;/i&gt;" in login
+    # the forget confirmation is a JSON string inside a single-quoted attribute
+    assert "onsubmit='return confirm(\"Forget this memory for good?" in detail
