@@ -112,6 +112,17 @@ def test_litellm_backs_off_on_an_outage_and_never_retries_a_refused_key() -> Non
     assert waits == []
 
 
+def test_a_malformed_answer_is_asked_again_at_once_then_refused() -> None:
+    waits: list[float] = []
+    model = LiteLLMProvider(
+        "gpt-4o-mini", mock_response="not json at all", max_retries=2, sleep=waits.append
+    )
+    with pytest.raises(LLMError, match=r"after 3 attempt.*not a valid Extraction"):
+        model.complete(_ask("Maya moved to Lisbon."), call_site="t")
+    assert waits == [0.0, 0.0]  # asked again at once, no backoff
+    assert model.usage.by_site["t"].calls == 3
+
+
 def test_an_outage_is_answered_by_the_rules_labelled_and_the_breaker_stops_asking() -> None:
     now = [0.0]
     model = LiteLLMProvider(
