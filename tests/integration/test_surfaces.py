@@ -23,6 +23,7 @@ from api.mcp import build
 from memvault import AsyncClient, Client, FixedClock, MemVault
 from memvault.capabilities.registry import BY_ROUTE, CLI_ONLY, OPEN_ROUTES, OPERATIONS
 from memvault.cli.main import app as cli_app
+from memvault.demo import demo_items
 from memvault.embed import HashingEmbedder
 from memvault.jobs import InProcessJobs
 from tests.http import serving
@@ -109,7 +110,7 @@ def test_a_read_key_runs_reads_and_every_write_route_refuses_it(server: dict[str
         assert c.post("/v1/ns/n-sdk/recall", json={"query": "dog"}).status_code == 200
 
 
-def _cli(server: dict[str, Any], *args: str) -> dict[str, Any]:
+def _cli(server: dict[str, Any], *args: str) -> Any:
     env = {
         **os.environ,
         "MEMVAULT_DB_PATH": str(server["db"]),
@@ -118,7 +119,7 @@ def _cli(server: dict[str, Any], *args: str) -> dict[str, Any]:
     }
     out = subprocess.run([MEMVAULT, *args, "--json"], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    return dict(json.loads(out.stdout))
+    return json.loads(out.stdout)
 
 
 def _forget(server: dict[str, Any], surface: str, ns: str, episode_id: str) -> dict[str, int]:
@@ -227,3 +228,73 @@ def test_entity_types_agree_on_sdk_client_async_and_cli(server: dict[str, Any]) 
     with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {server['read']}"}) as c:
         assert c.get("/v1/ns/n-sdk/entity-types").status_code == 200
         assert c.put("/v1/ns/n-sdk/entity-types/x", json={"description": "x"}).status_code == 403
+
+
+# what each read shows, the same on every surface: (SDK call, client call, MCP tool and
+# arguments, CLI arguments, the projection compared)
+READS: dict[str, tuple[Any, Any, tuple[str, dict[str, Any]], list[str], Any]] = {
+    "recall": (
+        lambda v, ns: [h.text for h in v.recall("where does Maya live?", namespace=ns, k=5)],
+        lambda c: c.recall("where does Maya live?", k=5),
+        ("recall", {"query": "where does Maya live?", "k": 5}),
+        ["recall", "where does Maya live?", "-k", "5"],
+        lambda rows: [r.text if hasattr(r, "text") else r["text"] for r in rows],
+    ),
+    "facts": (
+        lambda v, ns: sorted(f.statement for f in v.facts(namespace=ns)),
+        lambda c: c.facts(),
+        ("facts", {}),
+        ["facts"],
+        lambda rows: sorted(
+            r.statement if hasattr(r, "statement") else r["statement"] for r in rows
+        ),
+    ),
+    "primer": (
+        lambda v, ns: v.primer(namespace=ns).text,
+        lambda c: c.primer(),
+        ("primer", {}),
+        ["primer"],
+        lambda block: block["text"],
+    ),
+    "review_items": (
+        lambda v, ns: sorted(i["id"] for i in v.review_items(namespace=ns)),
+        lambda c: c.review_items(),
+        ("review_list", {"limit": 100}),
+        ["review", "list"],
+        lambda rows: sorted(r["id"] for r in rows),
+    ),
+    "attitudes": (
+        lambda v, ns: sorted(a["statement"] for a in v.attitudes(namespace=ns)),
+        lambda c: c.attitudes(),
+        ("attitudes", {}),
+        ["persona", "attitudes"],
+        lambda rows: sorted(r["statement"] for r in rows),
+    ),
+}
+
+
+def test_reads_agree_on_every_surface(server: dict[str, Any]) -> None:
+    """Each read the MCP tools and the CLI offer shows the same through the SDK, REST +
+    Client, AsyncClient, MCP and the CLI, on one vault after a dream."""
+    url, key, vault, ns = server["url"], server["read"], server["vault"], "n-sdk"
+    vault.c.clock.set(datetime.now(UTC))  # the CLI's process reads the wall clock
+    for at, items in demo_items():  # the demo's year of Maya: its dream queues reviews
+        vault.write_many(items, namespace=ns, now=at)
+    vault.upsert_attitude("tooling", "prefers uv over pip", namespace=ns)
+    vault.dream(namespace=ns, apply=True, force=True)
+    for name, (sdk, remote, (tool, args), cli, shown) in READS.items():
+        expected = sdk(vault, ns)
+        with Client(url, key, namespace=ns) as c:
+            got = {"client": shown(remote(c))}
+
+        async def go(remote: Any = remote) -> Any:
+            async with AsyncClient(url, key, namespace=ns) as c:
+                return await remote(c)
+
+        got["async"] = shown(asyncio.run(go()))
+        structured = asyncio.run(build(vault, ns).call_tool(tool, args))[1]
+        got["mcp"] = shown(structured.get("result", structured))
+        got["cli"] = shown(_cli(server, *cli, "-n", ns))
+        assert expected, name  # the history gives every read something to show
+        for surface, value in got.items():
+            assert value == expected, (name, surface)
