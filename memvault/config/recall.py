@@ -121,6 +121,12 @@ class RecallSettings(BaseModel):
         'person ("who"), leading statements of one speaker that each name one of that kind '
         "are grouped (two answers to it: the newer leads).",
     )
+    group_many: bool = Field(
+        default=False,
+        description='Group also for a question that asks for several things ("how many", '
+        '"what events", a plural noun after "what" / "which": memvault.language.asked). '
+        "false: those are not grouped, a newer answer replacing none of the others.",
+    )
     group_top: int = Field(
         default=30, ge=2, le=200, description="Leading episodes looked at for groups."
     )

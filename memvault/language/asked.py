@@ -1,9 +1,12 @@
-"""What kind of thing a question asks for, by its question word and the noun after it: a
-place ("where", "which city", "based"), a person ("who", "partner"). None for the rest."""
+"""What a question asks for, by its question word and the noun after it: a place ("where",
+"which city", "based"), a person ("who", "partner"), or many things at once ("how many", a
+plural noun after "what" or "which"). Grammar, not a list of topics."""
 
 from __future__ import annotations
 
 import re
+
+from memvault.language.lexicon import common_word
 
 _PLACE = re.compile(
     r"\b(?:where|(?:which|what)\s+(?:city|town|country|place|neighbou?rhood|village))\b",
@@ -23,3 +26,46 @@ def asked_kind(question: str) -> str | None:
     if _PERSON.search(question):
         return "person"
     return None
+
+
+# the words that end the phrase a question word opens ("What books | does Lea read?"): an
+# auxiliary, or a pronoun that starts the clause ("Which neighbourhood | am I in?")
+_VERB = frozenset(
+    "do does did is are was were am has have had will would can could should may might "
+    "i you he she it we they".split()
+)
+
+
+_IRREGULAR = frozenset("people children men women feet teeth mice geese".split())
+
+
+def _plural(word: str) -> bool:
+    """A plural noun: an irregular one, or an "-s" word whose singular is an ordinary
+    English word."""
+    if word in _IRREGULAR:
+        return True
+    if len(word) < 4 or not word.endswith("s") or word.endswith(("ss", "us", "is")):
+        return False
+    singular = word[:-3] + "y" if word.endswith("ies") else word[:-1]
+    return common_word(singular) and singular != word
+
+
+def asks_for_many(question: str) -> bool:
+    """The question asks for several things, which stand side by side: "how many", "what are
+    / were", or a plural noun in the phrase its first "what" / "which" opens ("What events
+    has Caroline been to?", "In what ways..."). A newer one of them replaces none of the
+    others."""
+    words = re.findall(r"[a-z]+", question.lower().replace("'s", ""))
+    for i, word in enumerate(words):
+        if word == "how" and words[i + 1 : i + 2] == ["many"]:
+            return True
+        if word in ("what", "which"):
+            if words[i + 1 : i + 2] in (["are"], ["were"]):
+                return True
+            phrase = []
+            for w in words[i + 1 :]:
+                if w in _VERB:
+                    break
+                phrase.append(w)
+            return any(_plural(w) for w in phrase)
+    return False

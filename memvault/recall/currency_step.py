@@ -15,7 +15,7 @@ from memvault.config import RecallSettings
 from memvault.kg.model import Episode
 from memvault.kg.store import Store
 from memvault.kg.updates import asked_attributes, statements
-from memvault.language.asked import asked_kind
+from memvault.language.asked import asked_kind, asks_for_many
 from memvault.language.person import in_first_person
 from memvault.recall import episode_updates, groups
 from memvault.recall.candidates import Candidates, Key
@@ -81,6 +81,8 @@ class CurrencyStep:
         answer."""
         if self.s.group_cosine <= 0 or not groups.asks_about_now(query):
             return {}
+        if self.s.group_many is False and asks_for_many(query):
+            return {}  # several answers stand side by side: a newer one replaces none
         leading = sorted((key for key in score if key[0] == "episode"), key=lambda x: -score[x])
         top = score[leading[0]] if leading else 0.0
         ids = [

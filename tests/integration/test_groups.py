@@ -57,6 +57,22 @@ def test_the_newest_of_statements_meaning_the_same_thing_comes_first(tmp_path: P
         }
 
 
+def test_a_question_asking_for_several_things_is_not_reordered(tmp_path: Path) -> None:
+    """Several answers stand side by side ("which diets"): a newer one replaces none, so
+    the order is relevance's, the same as with grouping off."""
+    clock = FixedClock(T + timedelta(days=120))
+    question = "Which diets has Vera tried?"
+    with MemVault.open(tmp_path / "off.db", clock=clock, recall={"group_cosine": 0}) as off:
+        history(off)
+        plain = order(off, question)
+    with MemVault.open(tmp_path / "on.db", clock=clock) as vault:
+        history(vault)
+        hits = vault.recall(question, k=6)
+        assert [h.text for h in hits] == plain
+        assert not any("newest first" in (h.explanation.factors.currency_note or "") for h in hits)
+        assert order(vault, "What kind of food does Vera eat?")[0] == NEW  # one thing: grouped
+
+
 def test_a_rules_answer_is_still_checked_for_a_newer_statement(tmp_path: Path) -> None:
     """The rules read "where I've lived for years" as a statement of residence and rank it
     first; a later move said in words no rule knows (held-out family 3) means the same thing

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.language.asked import asked_kind
+from memvault.language.asked import asked_kind, asks_for_many
 
 
 @pytest.mark.parametrize(
@@ -22,3 +22,25 @@ from memvault.language.asked import asked_kind
 )
 def test_the_kind_a_question_asks_for(question: str, kind: str | None) -> None:
     assert asked_kind(question) == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "many"),
+    [
+        ("What LGBTQ+ events has Caroline participated in?", True),
+        ("In what ways is Caroline helping?", True),
+        ("Which pets does Lea have?", True),
+        ("What people has Maria met?", True),  # an irregular plural
+        ("How many children does she have?", True),
+        ("What are Sam's plans for the summer?", True),
+        ("What kind of art does Caroline make?", False),
+        ("What team does Kofi belong to?", False),
+        ("Where does Maya live?", False),
+        ("What is the news?", False),  # the phrase ends at "is": no noun in it
+        ("What does Melanie do to destress?", False),
+        ("Who is Xena's partner?", False),
+        ("Which neighbourhood am I in these days?", False),  # "days" is after the clause
+    ],
+)
+def test_a_question_asking_for_several_things(question: str, many: bool) -> None:
+    assert asks_for_many(question) is many
