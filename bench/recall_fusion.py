@@ -63,6 +63,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "named statements grouped": {"group_named": True},
     "kinds grouped": {"group_kind": True},
     "many grouped": {"group_many": True},
+    "no frames": {"group_frames": False},
     **{
         f"groups {cos}, band {band}": {"group_cosine": cos, "group_band": band}
         for cos in (0.3, 0.4)

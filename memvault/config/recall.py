@@ -121,6 +121,12 @@ class RecallSettings(BaseModel):
         'person ("who"), leading statements of one speaker that each name one of that kind '
         "are grouped (two answers to it: the newer leads).",
     )
+    group_frames: bool = Field(
+        default=True,
+        description="Leading statements one speaker said in the same words but for a name "
+        'or a number ("I\'ve been moved under Priyanka." / "... under Osei.") are grouped, '
+        "wherever they scored among the leading ones (memvault.language.claims.frame).",
+    )
     group_many: bool = Field(
         default=False,
         description='Group also for a question that asks for several things ("how many", '

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from memvault.language.lexicon import common_word
+
 _NUMBER = re.compile(r"[#$€£¥]?\w*\d[\w.,:/%-]*")  # a token with a digit: #12 v1.2.3 9:30pm 4B
 _WORD = re.compile(r"(?<!\w)[^\W\d_][\w'’-]*")
 NUMBER_WORDS = frozenset(
@@ -61,3 +63,27 @@ def distinguishing(a: str, b: str) -> set[str]:
     wording."""
     ta, tb = claim_tokens(a), claim_tokens(b)
     return {t for t in ta - tb if t not in _words(b)} | {t for t in tb - ta if t not in _words(a)}
+
+
+_TOKEN = re.compile(r"[#$€£¥]?\w[\w'’.:/%-]*")
+
+
+def frame(text: str) -> tuple[str, ...] | None:
+    """``text`` with its numbers and names as slots, one slot per run of them: "I've been
+    moved under Osei." → ``("i've", "been", "moved", "under", "_")``. Two statements of one
+    frame with other values say one thing about different values ("Our new flat is in
+    Walthamstow." / "... in Ealing."). None without a slot, or with fewer than three other
+    words (too little to be one thing: "Thanks, Mel!")."""
+    out: list[str] = []
+    for n, m in enumerate(_TOKEN.finditer(text)):
+        token = _normal(m.group(0))
+        raw = m.group(0)
+        # a capital is a name's, but the first word's may be the sentence's ("Long day...")
+        name = raw[0].isupper() and token not in _OPENERS and (n > 0 or not common_word(token))
+        slot = name or any(ch.isdigit() for ch in raw)
+        if not slot:
+            out.append(token)
+        elif not out or out[-1] != "_":
+            out.append("_")
+    words = [w for w in out if w != "_"]
+    return tuple(out) if "_" in out and len(words) >= 3 else None

@@ -95,10 +95,20 @@ class CurrencyStep:
         ids += [i for i in naming if i not in ids]
         # a question states nothing ("Should I visit Antwerp or Ghent?"): it never leads
         ids = [i for i in ids if not _asks(c.episodes[i])]
+        framed: set[frozenset[str]] = set()
+        if self.s.group_frames:  # the same words for another value, wherever it scored
+            near_top = [k[1] for k in leading[: self.s.group_top] if k[1] in c.episodes]
+            framed = groups.frame_pairs(
+                [c.episodes[i] for i in near_top if not _asks(c.episodes[i])]
+            )
+            near = set(ids)
+            ids += [
+                i for i in near_top if i not in near and any(i in p and p & near for p in framed)
+            ]
         self.vectors_for(c, "episode", ids)
         vectors = {i: v for i in ids if (v := c.vectors.get(("episode", i))) is not None}
         linked = self._naming(c, ids) if self.s.group_named else set()
-        linked |= groups.naming_pairs(naming)
+        linked |= groups.naming_pairs(naming) | framed
         return groups.newest_of_groups(
             [c.episodes[i] for i in ids],
             vectors,

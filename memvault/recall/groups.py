@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from memvault.kg.model import Episode, episode_order
+from memvault.language.claims import frame
 from memvault.language.words import plain_words
 from memvault.recall.currency import is_history_question
 
@@ -110,3 +111,20 @@ def naming_pairs(ids: Sequence[str]) -> set[frozenset[str]]:
     person other than their speaker) give two answers to a question asking which one; for
     a question about now, the newer answer leads."""
     return {frozenset((a, b)) for n, a in enumerate(ids) for b in ids[n + 1 :]}
+
+
+def frame_pairs(episodes: Sequence[Episode]) -> set[frozenset[str]]:
+    """Pairs of ``episodes`` one speaker said in the same words but for a name or a number
+    (memvault.language.claims.frame): "I've been moved under Priyanka." and, months later,
+    "I've been moved under Osei." answer one question, whatever their vectors say."""
+    by: dict[tuple[str, tuple[str, ...]], list[Episode]] = {}
+    for e in episodes:
+        if (f := frame(e.content)) is not None:
+            by.setdefault(((e.speaker or "").lower(), f), []).append(e)
+    return {
+        frozenset((a.id, b.id))
+        for members in by.values()
+        for n, a in enumerate(members)
+        for b in members[n + 1 :]
+        if " ".join(a.content.split()) != " ".join(b.content.split())
+    }

@@ -73,6 +73,31 @@ def test_a_question_asking_for_several_things_is_not_reordered(tmp_path: Path) -
         assert order(vault, "What kind of food does Vera eat?")[0] == NEW  # one thing: grouped
 
 
+def test_the_same_words_for_another_name_come_newest_first(tmp_path: Path) -> None:
+    """Said twice in the same words but for the name, months apart: for a question about
+    now the newer leads, though its vector is farther from the question; about the past,
+    relevance keeps its order."""
+    clock = FixedClock(T + timedelta(days=200))
+    with MemVault.open(tmp_path / "f.db", clock=clock) as vault:
+        vault.write("I've been moved under Priyanka.", speaker="Ana", now=T)
+        for n, text in enumerate(FILLER, start=1):
+            vault.write(text, speaker="Ana", now=T + timedelta(days=20 * n))
+        vault.write("I've been moved under Osei.", speaker="Ana", now=T + timedelta(days=150))
+        now = [h.text for h in vault.recall("Who am I reporting to at the moment?", k=6)]
+        assert now.index("I've been moved under Osei.") < now.index(
+            "I've been moved under Priyanka."
+        )
+    with MemVault.open(tmp_path / "off.db", clock=clock, recall={"group_frames": False}) as off:
+        off.write("I've been moved under Priyanka.", speaker="Ana", now=T)
+        for n, text in enumerate(FILLER, start=1):
+            off.write(text, speaker="Ana", now=T + timedelta(days=20 * n))
+        off.write("I've been moved under Osei.", speaker="Ana", now=T + timedelta(days=150))
+        plain = [h.text for h in off.recall("Who am I reporting to at the moment?", k=6)]
+        assert plain.index("I've been moved under Priyanka.") < plain.index(
+            "I've been moved under Osei."
+        )  # without frames the vector alone puts the old one first
+
+
 def test_a_rules_answer_is_still_checked_for_a_newer_statement(tmp_path: Path) -> None:
     """The rules read "where I've lived for years" as a statement of residence and rank it
     first; a later move said in words no rule knows (held-out family 3) means the same thing

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.language.claims import claim_tokens, distinguishing
+from memvault.language.claims import claim_tokens, distinguishing, frame
 
 
 @pytest.mark.parametrize(
@@ -38,3 +38,25 @@ def test_wording_alone_tells_nothing_apart(a: str, b: str) -> None:
 
 def test_sentence_openers_are_not_names_but_names_are() -> None:
     assert claim_tokens("Yesterday Maya said so. Then Ana left.") == {"maya", "ana"}
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("I've been moved under Priyanka.", "I've been moved under Osei.", True),
+        ("Our new flat is in Walthamstow.", "Our new flat is in Ealing!", True),
+        ("My employer is Nimbus Freight.", "My employer is Copperleaf.", True),  # one slot
+        ("I ran 5 km today.", "I ran 12 km today.", True),
+        ("Long day at Ardent Bio again.", "Long day at Kestrel Pay again.", True),
+        ("I've been moved under Osei.", "I've been moved under the sales team.", False),
+        ("Our new flat is in Ealing.", "Our old flat was in Ealing.", False),
+    ],
+)
+def test_one_frame_for_another_value(a: str, b: str, same: bool) -> None:
+    assert frame(a) is not None and (frame(a) == frame(b)) is same
+
+
+def test_no_frame_without_a_slot_or_with_too_few_words() -> None:
+    assert frame("I went to salsa class again.") is None  # nothing to fill
+    assert frame("Thanks, Mel!") is None  # a name, but too little said
+    assert frame("Long day at work again.") is None  # a capital at the start is the sentence's
