@@ -298,3 +298,78 @@ def test_reads_agree_on_every_surface(server: dict[str, Any]) -> None:
         assert expected, name  # the history gives every read something to show
         for surface, value in got.items():
             assert value == expected, (name, surface)
+
+
+def _writes(server: dict[str, Any], surface: str, ns: str) -> None:
+    """Write two memories, judge one up, and say a recall was answered wrongly, through one
+    surface."""
+    url, key, vault = server["url"], server["write"], server["vault"]
+    said = {"content": SAID[0], "speaker": "Lea", "session_id": "s1"}
+    later = {"content": SAID[2], "speaker": "Lea", "session_id": "s1"}
+    if surface in ("sdk", "client", "async"):
+
+        async def go(c: Any) -> None:
+            first = c.write(said["content"], speaker="Lea", session_id="s1", namespace=ns)
+            first = await first if asyncio.iscoroutine(first) else first
+            step = c.write(later["content"], speaker="Lea", session_id="s1", namespace=ns)
+            _ = await step if asyncio.iscoroutine(step) else step
+            step = c.judge([first.id], "up", namespace=ns)
+            _ = await step if asyncio.iscoroutine(step) else step
+            hits = c.recall("climbing gym hours", namespace=ns)
+            hits = await hits if asyncio.iscoroutine(hits) else hits
+            step = c.verdict(hits.recall_id, "incorrect", namespace=ns)
+            _ = await step if asyncio.iscoroutine(step) else step
+
+        if surface == "sdk":
+            asyncio.run(go(vault))
+        elif surface == "client":
+            with Client(url, key) as c:
+                asyncio.run(go(c))
+        else:
+
+            async def remote() -> None:
+                async with AsyncClient(url, key) as c:
+                    await go(c)
+
+            asyncio.run(remote())
+    elif surface == "mcp":
+        mcp = build(vault, ns)
+        first = asyncio.run(mcp.call_tool("write", said))[1]["episode_id"]
+        asyncio.run(mcp.call_tool("write", later))
+        asyncio.run(mcp.call_tool("feedback", {"ids": [first], "signal": "up"}))
+        hits = asyncio.run(mcp.call_tool("recall", {"query": "climbing gym hours"}))[1]
+        asyncio.run(
+            mcp.call_tool("verdict", {"recall_id": hits["result"][0]["recall_id"],
+                                      "verdict": "incorrect"})
+        )  # fmt: skip
+    else:
+        first = _cli(server, "write", SAID[0], "--speaker", "Lea", "--session", "s1", "-n", ns)
+        _cli(server, "write", SAID[2], "--speaker", "Lea", "--session", "s1", "-n", ns)
+        _cli(server, "feedback", first["id"], "up", "-n", ns)
+        hits = _cli(server, "recall", "climbing gym hours", "-n", ns)
+        _cli(server, "verdict", hits[0]["recall_id"], "incorrect", "-n", ns)
+
+
+def test_writes_agree_on_every_surface(server: dict[str, Any]) -> None:
+    """Writing, judging and a verdict leave the same memories, importance, facts and recall
+    log through the SDK, REST + Client, AsyncClient, MCP and the CLI."""
+    vault = server["vault"]
+    seen = {}
+    for surface in SURFACES:
+        ns = f"n-{surface}"
+        _writes(server, surface, ns)
+        episodes = vault.episodes(namespace=ns)
+        seen[surface] = {
+            "episodes": [(e.content, e.speaker, e.session_id, e.importance) for e in episodes],
+            "facts": sorted(f.statement for f in vault.facts(namespace=ns)),
+            "entities": sorted(x.name for x in vault.store.find_entities(ns, ["Pixel", "Lea"])),
+            "verdicts": [
+                v["verdict"]
+                for d in vault.store.list_docs(ns, "recall_log", limit=100)
+                for v in d.body["verdicts"]
+            ],
+        }
+    assert seen["sdk"]["episodes"][0][3] > 0.5  # judged up
+    assert "incorrect" in seen["sdk"]["verdicts"]
+    for surface in SURFACES[1:]:
+        assert seen[surface] == seen["sdk"], surface
