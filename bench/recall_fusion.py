@@ -64,6 +64,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "kinds grouped": {"group_kind": True},
     "many grouped": {"group_many": True},
     "no frames": {"group_frames": False},
+    **{f"time least {n}": {"time_least_days": n} for n in (1, 3, 14)},
     **{
         f"groups {cos}, band {band}": {"group_cosine": cos, "group_band": band}
         for cos in (0.3, 0.4)

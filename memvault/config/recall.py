@@ -53,6 +53,13 @@ class RecallSettings(BaseModel):
         description="At most this many of one session's memories before every other "
         "session's best has had its place (0: no cap).",
     )
+    time_least_days: float = Field(
+        default=7.0,
+        gt=0,
+        description="The narrowest window a time in the question opens, in days either side "
+        '("on March 16", "yesterday", "last week"): people tell of a day days after it, or '
+        "before it happens (memvault.language.when).",
+    )
     # per-type age decay exp(-λ·age_days); facts age through effective confidence instead
     decay_floor: float = Field(
         default=0.2,

@@ -46,9 +46,10 @@ class Window:
         return math.exp(-0.5 * (days / self.spread_days) ** 2)
 
 
-def window(question: str, at: datetime) -> Window | None:
+def window(question: str, at: datetime, least_days: float = 1.0) -> Window | None:
     """The window the question's first time expression points at, seen from ``at``; None
-    when it names no time (or only one after ``at``)."""
+    when it names no time (or only one after ``at``). ``least_days``: the narrowest spread,
+    for a day or a week named (people tell of a day days after it, or before it happens)."""
     if not _CUE.search(question):
         return None
     base = at.astimezone(UTC).replace(tzinfo=None)
@@ -69,7 +70,7 @@ def window(question: str, at: datetime) -> Window | None:
         elif re.fullmatch(r"\D*\d{4}\D*", said) and not month:
             when, unit = when.replace(month=7, day=1), 365.0  # "in 2022": the whole year
         distance = max((base - when).total_seconds() / 86400.0, 0.0)
-        spread = max(unit / 2, 1.0)
+        spread = max(unit / 2, least_days)
         if re.search(r"\b(?:ago|last|yesterday)\b", said, re.IGNORECASE):
             spread += 0.15 * distance  # "about five months ago" is vaguer than "yesterday"
         return Window(when.replace(tzinfo=UTC), spread, said)

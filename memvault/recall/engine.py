@@ -133,7 +133,9 @@ class Recaller:
         meant = speakers_meant(query, {normalize_name(n) for n in view.speakers})
         score = fusion.person_bonus(c, score, meant, self.s.channel_weights)
         score = fusion.session_lift(c, score, self.s.channel_weights)
-        score = fusion.time_lift(c, score, query, at, self.s.channel_weights)
+        score = fusion.time_lift(
+            c, score, query, at, self.s.channel_weights, self.s.time_least_days
+        )
         verdicts = self.currency.judge(c, query, at, score, k)
         verdicts.newest = self.currency.newest_groups(c, query, score, verdicts.episode_answers)
         discount_lent(c, score, verdicts)

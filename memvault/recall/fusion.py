@@ -148,13 +148,18 @@ def session_lift(
 
 
 def time_lift(
-    c: Candidates, score: dict[Key, float], query: str, at: datetime, w: Mapping[str, float]
+    c: Candidates,
+    score: dict[Key, float],
+    query: str,
+    at: datetime,
+    w: Mapping[str, float],
+    least_days: float = 1.0,
 ) -> dict[Key, float]:
     """A question that names a time ("about two months ago", "in March") favours the
     memories from then: × (1 + w_time · closeness), closeness 1 at the window's centre and
     fading with distance (memvault.language.when). Never a filter."""
     weight = w.get("time", 0.0)
-    found = window(query, at) if weight > 0 else None
+    found = window(query, at, least_days) if weight > 0 else None
     if found is None:
         return score
     out = dict(score)

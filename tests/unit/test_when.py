@@ -56,3 +56,17 @@ def test_a_question_that_names_no_time_has_no_window(question: str) -> None:
 
 def test_a_time_after_the_question_is_no_window() -> None:
     assert window("What is planned for next month?", AT) is None
+
+
+def test_a_day_named_opens_at_least_the_least_window() -> None:
+    """A day named ("on March 16") is told of on the 17th ("yesterday I went bowling"): with
+    a week's least spread that telling weighs nearly as much as the day itself; a month
+    named keeps its own, wider spread."""
+    day = window("What was James doing on March 16, 2022?", AT, least_days=7.0)
+    assert day is not None and day.spread_days == 7.0
+    told = datetime(2022, 3, 17, 15, 47, tzinfo=UTC)
+    assert day.weight(told) > 0.95
+    narrow = window("What was James doing on March 16, 2022?", AT)
+    assert narrow is not None and narrow.weight(told) < 0.3
+    month = window("What did I buy in March?", AT, least_days=7.0)
+    assert month is not None and month.spread_days == 15.0
