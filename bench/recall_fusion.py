@@ -65,6 +65,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "many grouped": {"group_many": True},
     "no frames": {"group_frames": False},
     **{f"time least {n}": {"time_least_days": n} for n in (1, 3, 14)},
+    **{f"time {w}": {"channel_weights": {"time": w}} for w in (0.5, 1.0, 1.5)},
     **{
         f"groups {cos}, band {band}": {"group_cosine": cos, "group_band": band}
         for cos in (0.3, 0.4)
