@@ -30,7 +30,6 @@ TEMPLATES = Environment(
     loader=PackageLoader("api", "templates"),
     autoescape=True,  # every value is text unless a template rendered it (Markup)
     undefined=StrictUndefined,
-    trim_blocks=False,
 )
 TEMPLATES.filters["q"] = lambda text: quote(str(text), safe="")
 

@@ -81,7 +81,7 @@ class CurrencyStep:
         answer."""
         if self.s.group_cosine <= 0 or not groups.asks_about_now(query):
             return {}
-        if self.s.group_many is False and asks_for_many(query):
+        if not self.s.group_many and asks_for_many(query):
             return {}  # several answers stand side by side: a newer one replaces none
         leading = sorted((key for key in score if key[0] == "episode"), key=lambda x: -score[x])
         top = score[leading[0]] if leading else 0.0
