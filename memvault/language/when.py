@@ -46,18 +46,56 @@ class Window:
         return math.exp(-0.5 * (days / self.spread_days) ** 2)
 
 
+_ORDINAL = {"first": 4, "second": 11, "third": 18, "fourth": 25, "last": -4}
+_WEEK_OF = re.compile(
+    rf"\b(first|second|third|fourth|last)\s+week(?:end)?\s+(?:of|in)\s+"
+    rf"({'|'.join(_MONTHS.split()[:12])})(?:,?\s+(\d{{4}}))?",
+    re.IGNORECASE,
+)
+
+
+def _week_of(question: str, base: datetime, least_days: float) -> Window | None:
+    """ "the second week of November", "the last weekend of August 2023": that week of that
+    month (the latest such month not after ``base`` when no year is said)."""
+    m = _WEEK_OF.search(question)
+    if m is None:
+        return None
+    month = _MONTHS.split().index(m.group(2).lower()) + 1
+    year = int(m.group(3)) if m.group(3) else base.year - (month > base.month)
+    day = _ORDINAL[m.group(1).lower()]
+    if day < 0:  # the last week: four days before the month's end
+        nxt = datetime(year + (month == 12), month % 12 + 1, 1)
+        centre = nxt - timedelta(days=-day)
+    else:
+        centre = datetime(year, month, day)
+    if centre > base + timedelta(days=1):
+        return None
+    return Window(centre.replace(tzinfo=UTC), max(3.5, least_days), m.group(0))
+
+
 def window(question: str, at: datetime, least_days: float = 1.0) -> Window | None:
     """The window the question's first time expression points at, seen from ``at``; None
     when it names no time (or only one after ``at``). ``least_days``: the narrowest spread,
-    for a day or a week named (people tell of a day days after it, or before it happens)."""
+    for a day or a week named (people tell of a day days after it, or before it happens).
+    "Between" two dates: the span between them."""
     if not _CUE.search(question):
         return None
     base = at.astimezone(UTC).replace(tzinfo=None)
+    if (week := _week_of(question, base, least_days)) is not None:
+        return week
     found = _searcher()(
         question,
         languages=["en"],
         settings={"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past"},
     )
+    dated = [
+        (said, when) for said, when in found or [] if _CUE.search(said) and re.search(r"\d", said)
+    ]
+    if re.search(r"\bbetween\b", question, re.IGNORECASE) and len(dated) >= 2:
+        (said_a, a), (said_b, b) = sorted(dated[:2], key=lambda x: x[1])
+        if b <= base + timedelta(days=1):
+            half = max((b - a).total_seconds() / 86400.0 / 2, least_days)
+            return Window((a + (b - a) / 2).replace(tzinfo=UTC), half, f"{said_a} – {said_b}")
     for said, when in found or []:
         if not _CUE.search(said) or when > base + timedelta(days=1):
             continue

@@ -70,3 +70,18 @@ def test_a_day_named_opens_at_least_the_least_window() -> None:
     assert narrow is not None and narrow.weight(told) < 0.3
     month = window("What did I buy in March?", AT, least_days=7.0)
     assert month is not None and month.spread_days == 15.0
+
+
+def test_a_week_of_a_month_and_a_span_between_two_dates() -> None:
+    """ "the last week of August 2023" is that week, not the week before the question
+    (dateparser alone read "in the last week" from the question's time); "between August 11
+    and August 15" is the span between them; words between two things are no time."""
+    at = datetime(2023, 12, 20, tzinfo=UTC)
+    last = window("Where was Jolene during the last week of August 2023?", at, least_days=7.0)
+    assert last is not None and last.centre == datetime(2023, 8, 28, tzinfo=UTC)
+    second = window("Which country was Tim visiting in the second week of November?", at)
+    assert second is not None and second.centre == datetime(2023, 11, 11, tzinfo=UTC)
+    span = window("Where was John between August 11 and August 15 2023?", at)
+    assert span is not None and span.centre == datetime(2023, 8, 13, tzinfo=UTC)
+    assert span.spread_days == 2.0
+    assert window("How many weeks passed between adopting Coco and Shadow?", at) is None
