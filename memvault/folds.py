@@ -32,7 +32,7 @@ from typing import Any
 from memvault.config import FoldSettings
 from memvault.kg.model import Episode, MemoryType
 from memvault.kg.store import Batch, Doc, Store
-from memvault.language.tokens import tokenizer, tokens
+from memvault.language.tokens import CHARS_PER_TOKEN, tokenizer, tokens
 from memvault.llm.port import LLM
 from memvault.llm.prompts import FoldDigest, fold_v1
 
@@ -102,7 +102,7 @@ class Cell:
     def raw(self) -> int:
         """Tokens of the text the digest covers; a cell folded before tokens were counted
         (``raw_tokens`` 0) has its characters / 4."""
-        return self.raw_tokens or -(-self.raw_chars // 4)
+        return self.raw_tokens or -(-self.raw_chars // CHARS_PER_TOKEN)
 
     def state(self) -> dict[str, Any]:
         """What undo restores: everything but the history and the undo point."""
