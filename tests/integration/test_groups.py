@@ -73,29 +73,31 @@ def test_a_question_asking_for_several_things_is_not_reordered(tmp_path: Path) -
         assert order(vault, "What kind of food does Vera eat?")[0] == NEW  # one thing: grouped
 
 
+OLD_BOSS, NEW_BOSS = "I've been moved under Priyanka.", "I've been moved under Osei."
+
+
+def moved(vault: MemVault) -> None:
+    vault.write(OLD_BOSS, speaker="Ana", now=T)
+    for n, text in enumerate(FILLER, start=1):
+        vault.write(text, speaker="Ana", now=T + timedelta(days=20 * n))
+    vault.write(NEW_BOSS, speaker="Ana", now=T + timedelta(days=150))
+
+
 def test_the_same_words_for_another_name_come_newest_first(tmp_path: Path) -> None:
     """Said twice in the same words but for the name, months apart: for a question about
     now the newer leads, though its vector is farther from the question; about the past,
     relevance keeps its order."""
     clock = FixedClock(T + timedelta(days=200))
-    with MemVault.open(tmp_path / "f.db", clock=clock) as vault:
-        vault.write("I've been moved under Priyanka.", speaker="Ana", now=T)
-        for n, text in enumerate(FILLER, start=1):
-            vault.write(text, speaker="Ana", now=T + timedelta(days=20 * n))
-        vault.write("I've been moved under Osei.", speaker="Ana", now=T + timedelta(days=150))
-        now = [h.text for h in vault.recall("Who am I reporting to at the moment?", k=6)]
-        assert now.index("I've been moved under Osei.") < now.index(
-            "I've been moved under Priyanka."
-        )
+    now_q, past_q = "Who am I reporting to at the moment?", "Who did I report to last year?"
     with MemVault.open(tmp_path / "off.db", clock=clock, recall={"group_frames": False}) as off:
-        off.write("I've been moved under Priyanka.", speaker="Ana", now=T)
-        for n, text in enumerate(FILLER, start=1):
-            off.write(text, speaker="Ana", now=T + timedelta(days=20 * n))
-        off.write("I've been moved under Osei.", speaker="Ana", now=T + timedelta(days=150))
-        plain = [h.text for h in off.recall("Who am I reporting to at the moment?", k=6)]
-        assert plain.index("I've been moved under Priyanka.") < plain.index(
-            "I've been moved under Osei."
-        )  # without frames the vector alone puts the old one first
+        moved(off)
+        plain, plain_past = order(off, now_q), order(off, past_q)
+    assert plain.index(OLD_BOSS) < plain.index(NEW_BOSS)  # the vector alone: the old first
+    with MemVault.open(tmp_path / "on.db", clock=clock) as vault:
+        moved(vault)
+        now = order(vault, now_q)
+        assert now.index(NEW_BOSS) < now.index(OLD_BOSS)
+        assert order(vault, past_q) == plain_past  # about the past: no reordering
 
 
 def test_a_rules_answer_is_still_checked_for_a_newer_statement(tmp_path: Path) -> None:
