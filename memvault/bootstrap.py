@@ -13,6 +13,7 @@ from memvault.config import Settings
 from memvault.container import Container
 from memvault.coord import Coordination, SQLiteCoordination
 from memvault.embed import Embedder, HashingEmbedder, SentenceTransformerEmbedder
+from memvault.embed.devices import runtime_for
 from memvault.embed.onnx import OnnxEmbedder, onnx_available
 from memvault.embed.sentence import installed_model, model_available
 from memvault.errors import ConfigError
@@ -51,9 +52,9 @@ def build_embedder(settings: Settings) -> Embedder:
         )
     choice = settings.embedder
     if choice == "minilm" or (choice == "auto" and model_available()):
-        runtime = settings.embedder_runtime
         device = settings.embedder_device
-        if runtime == "onnx" or (runtime == "auto" and onnx_available()):
+        runtime = runtime_for(settings.embedder_runtime, device, onnx_installed=onnx_available())
+        if runtime == "onnx":
             return OnnxEmbedder(settings.data_dir / "models", device=device)
         return SentenceTransformerEmbedder(device=device)
     if choice == "auto":

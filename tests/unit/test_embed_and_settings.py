@@ -52,3 +52,39 @@ def test_malformed_settings_name_the_setting(bad: dict[str, object]) -> None:
 def test_hashing_embedder_is_chosen_only_when_asked_or_torch_is_missing() -> None:
     assert isinstance(build_embedder(load_settings(embedder="hashing")), HashingEmbedder)
     assert not isinstance(build_embedder(load_settings(embedder="minilm")), HashingEmbedder)
+
+
+def test_auto_runtime_moves_to_torch_only_where_a_gpu_would_otherwise_sit_idle() -> None:
+    from memvault.embed.devices import choose_runtime
+
+    def pick(runtime: str = "auto", device: str = "auto", **kw: bool) -> str:
+        base = {"onnx_installed": True, "gpu_wanted": True}
+        return choose_runtime(runtime, device, **(base | kw))  # type: ignore[arg-type]
+
+    # no GPU (CI): ONNX Runtime on the CPU, torch only when ONNX Runtime is missing
+    assert pick(gpu_wanted=False) == "onnx"
+    assert pick(gpu_wanted=False, onnx_installed=False) == "torch"
+    assert pick(device="cpu", torch_cuda=True) == "onnx"
+    # a GPU: ONNX Runtime's CUDA build keeps it; a CPU build gives way to torch's CUDA
+    assert pick(onnx_cuda=True, torch_cuda=True) == "onnx"
+    assert pick(onnx_cuda=False, torch_cuda=True) == "torch"
+    assert pick(onnx_cuda=False, torch_cuda=False) == "onnx"  # cuda is refused there
+    # what the user named is what runs
+    assert pick("onnx", onnx_cuda=False, torch_cuda=True) == "onnx"
+    assert pick("torch", device="cpu") == "torch"
+
+
+def test_auto_runtime_on_this_machine_follows_its_gpu() -> None:
+    """CI has no GPU: ONNX Runtime on the CPU. On a GPU machine (the device check in
+    docs/benchmarks.md) torch's CUDA where ONNX Runtime is the CPU build."""
+    from memvault.embed.devices import (
+        nvidia_driver_present,
+        onnx_has_cuda,
+        runtime_for,
+        torch_has_cuda,
+    )
+
+    gpu = nvidia_driver_present()
+    expected = "torch" if gpu and not onnx_has_cuda() and torch_has_cuda() else "onnx"
+    assert runtime_for("auto", "auto", onnx_installed=True) == expected
+    assert runtime_for("auto", "cpu", onnx_installed=True) == "onnx"
