@@ -219,12 +219,16 @@ def _waste(inner, before) -> float | None:  # type: ignore[no-untyped-def]
 
 
 def _tokens(embedder, episodes) -> int | None:  # type: ignore[no-untyped-def]
-    """Tokens the embedder read for these episodes and their chunks (ONNX embedder only)."""
+    """Tokens the embedder read for these episodes and their chunks (each cut at the
+    model's 256-token limit)."""
     if not hasattr(embedder, "_load"):
         return None
-    tokenizer = embedder._load()[1]
     texts = [t for e in episodes for t in (e.vector_text(), *e.chunk_texts())]
-    return sum(len(x.ids) for x in tokenizer.encode_batch(texts))
+    loaded = embedder._load()
+    if isinstance(loaded, tuple):  # ONNX Runtime: (session, tokenizer)
+        return sum(len(x.ids) for x in loaded[1].encode_batch(texts))
+    encoded = loaded.tokenizer(texts, truncation=True, max_length=loaded.max_seq_length)
+    return sum(len(ids) for ids in encoded["input_ids"])
 
 
 def main() -> None:
@@ -268,6 +272,10 @@ def main() -> None:
             e2e = end_to_end(items, args.batch, timed, Path(tmp) / "e2e.db")
             bound = model_bound(items, timed.inner)
             e2e["share_of_model_bound"] = round(e2e["with_vectors_per_s"] / bound["turns_per_s"], 3)
+            if bulk:
+                bulk["catch_up_share_of_model_bound"] = round(
+                    bulk["catch_up_per_s"] / bound["turns_per_s"], 3
+                )
         short = (
             run(turns(args.episodes), args.batch, timed, Path(tmp) / "short.db")
             if args.episodes
