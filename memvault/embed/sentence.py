@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -184,24 +185,31 @@ class SentenceTransformerEmbedder:
             max_length=model.max_seq_length,
             padding=False,
         )
-        columns = {key: encoded[key] for key in encoded}
-        ids = columns["input_ids"]
+        lengths = np.fromiter((len(x) for x in encoded["input_ids"]), dtype=np.int64)
+        starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+        flat = {  # each column's tokens end to end: a batch is cut from them with one index
+            key: np.fromiter(chain.from_iterable(encoded[key]), np.int64, int(lengths.sum()))
+            for key in encoded
+        }
         pads = {"input_ids": tokenizer.pad_token_id or 0}
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+        order = np.argsort(lengths, kind="stable")
         parts: list[Any] = []
         size = self._batch()
         with torch.inference_mode():
             for start in range(0, len(order), size):
                 rows = order[start : start + size]
-                width = max(len(ids[i]) for i in rows)
-                self.tokens_read += sum(len(ids[i]) for i in rows)
+                width = max(int(lengths[rows].max()), 1)
+                self.tokens_read += int(lengths[rows].sum())
                 self.tokens_padded += width * len(rows)
-                features = {}
-                for key, values in columns.items():
-                    block = np.full((len(rows), width), pads.get(key, 0), dtype=np.int64)
-                    for r, i in enumerate(rows):
-                        block[r, : len(values[i])] = values[i]
-                    features[key] = torch.from_numpy(block).to(self.device, non_blocking=True)
+                steps = np.arange(width)
+                inside = steps[None, :] < lengths[rows][:, None]
+                at = np.where(inside, starts[rows][:, None] + steps[None, :], 0)
+                features = {
+                    key: torch.from_numpy(np.where(inside, tokens[at], pads.get(key, 0))).to(
+                        self.device, non_blocking=True
+                    )
+                    for key, tokens in flat.items()
+                }
                 parts.append(model(features)["sentence_embedding"])
             joined = torch.nn.functional.normalize(torch.cat(parts).float(), dim=1)
             vectors = joined.cpu().numpy()
