@@ -170,6 +170,16 @@ def deferred(items: list[dict], batch: int, embedder: Timed, db: Path) -> dict:
     }
 
 
+def acknowledged(items: list[dict], batch: int, embedder: Timed, db: Path, workers: int) -> dict:
+    """The deferred writes alone with ``rule_workers`` = ``workers`` (no catch-up)."""
+    with MemVault.open(db, embedder=embedder, catch_up_thread=False, rule_workers=workers) as v:
+        t = time.perf_counter()
+        for s in range(0, len(items), batch):
+            v.write_many(items[s : s + batch], namespace="bench", defer_vectors=True)
+        took = time.perf_counter() - t
+    return {"rule_workers": workers, "acknowledged_per_s": round(len(items) / took, 1)}
+
+
 def end_to_end(items: list[dict], batch: int, embedder: Timed, db: Path) -> dict:
     """What a user waits for: the writes (deferred) with the in-process catch-up thread
     embedding beside them, until the last vector is in."""
@@ -248,6 +258,13 @@ def main() -> None:
     )
     parser.add_argument("--only-deferred", action="store_true")
     parser.add_argument(
+        "--rule-workers",
+        type=int,
+        default=0,
+        help="also: the deferred turns written again with this many rule workers and with "
+        "none, alternately twice (acknowledged rates only)",
+    )
+    parser.add_argument(
         "--end-to-end",
         type=int,
         default=0,
@@ -273,6 +290,12 @@ def main() -> None:
         if args.only_deferred:
             args.episodes = args.long = 0
         e2e = bound = None
+        workers = []
+        if args.rule_workers and args.deferred:
+            items = turns(args.deferred, seed=11, chars=args.long_chars)
+            for n, w in enumerate([1, args.rule_workers] * 2):
+                db = Path(tmp) / f"workers{n}.db"
+                workers.append(acknowledged(items, args.batch, timed, db, w))
         if args.end_to_end:
             items = turns(args.end_to_end, seed=13, chars=args.long_chars)
             e2e = end_to_end(items, args.batch, timed, Path(tmp) / "e2e.db")
@@ -318,6 +341,7 @@ def main() -> None:
         "long": long,
         "long_chunking": chunking,
         "deferred_long": bulk,
+        "rule_workers_long": workers or None,
         "end_to_end_long": e2e,
         "model_bound_long": bound,
         "goal_acknowledged_per_s": 100,

@@ -21,6 +21,7 @@ from memvault.kg.sqlite import SQLiteStore
 from memvault.kg.store import Store
 from memvault.llm import LLM, LiteLLMProvider, OfflineProvider
 from memvault.llm.resilient import Resilient
+from memvault.llm.workers import workers_for
 from memvault.offline_rules import offline_handlers
 
 log = logging.getLogger(__name__)
@@ -65,10 +66,14 @@ def build_embedder(settings: Settings) -> Embedder:
     return HashingEmbedder()
 
 
+def _rule_workers(settings: Settings) -> int:
+    return workers_for(settings.rule_workers, server=settings.mode == "server")
+
+
 def build_llm(settings: Settings) -> LLM:
     """The configured model with the offline rules behind it for outages
     (:mod:`memvault.llm.resilient`), or the offline rules alone."""
-    offline = OfflineProvider(offline_handlers())
+    offline = OfflineProvider(offline_handlers(), workers=_rule_workers(settings))
     if settings.llm_model:
         model = LiteLLMProvider(
             settings.llm_model,
@@ -123,7 +128,7 @@ def bootstrap(settings: Settings | None = None, **overrides: Any) -> Container:
         llm=overrides.pop("llm", None) or build_llm(settings),
         clock=overrides.pop("clock", None) or SystemClock(),
         coord=overrides.pop("coord", None) or build_coordination(settings),
-        make_rules=lambda: OfflineProvider(offline_handlers()),
+        make_rules=lambda: OfflineProvider(offline_handlers(), workers=_rule_workers(settings)),
         reasoning_llm=overrides.pop("reasoning_llm", None)
         or (
             Resilient(

@@ -264,6 +264,14 @@ class Settings(BaseSettings):
         description="Embedded mode: a thread in the writing process catches up after a "
         "deferred write. Off: only `memvault catch-up`, the server's jobs and the dream do.",
     )
+    rule_workers: int = Field(
+        default=0,
+        ge=0,
+        le=64,
+        description="Processes that run the offline rules' extraction for a large write "
+        "batch (32 memories or more): 0 = one less than the cores, at most 8, with 4 cores "
+        "or more, else none, and none in server mode; 1 = none (in the writing process).",
+    )
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
     index: IndexSettings = Field(default_factory=IndexSettings)
     fold: FoldSettings = Field(default_factory=FoldSettings)

@@ -16,8 +16,9 @@ from pydantic import ValidationError
 
 from memvault.clock import ensure_utc
 from memvault.embed import Embedder
-from memvault.errors import InvalidBatchError, InvalidInputError, MemvaultError, Problem
+from memvault.errors import InvalidBatchError, InvalidInputError, Problem
 from memvault.ingest.catchup import pending_docs
+from memvault.ingest.extraction import DERIVATION_ERRORS, extract_all
 from memvault.ingest.gate import hold_for_review
 from memvault.ingest.inputs import EpisodeIn, FactIn, parse_facts, parse_items
 from memvault.ingest.normalize import normalize_content
@@ -35,15 +36,14 @@ from memvault.kg.store import Batch, Doc, Store, VectorRecord
 from memvault.kg.vocabulary import own_types
 from memvault.language.text import CHUNK_CHARS
 from memvault.llm import LLM
-from memvault.llm.prompts import ExtractedFact, Extraction, extract_v1
+from memvault.llm.prompts import ExtractedFact
 
 log = logging.getLogger(__name__)
+
+
 # What a derivation (extraction, entities and facts, the persona rules) may raise on text it
 # cannot read: the memory is still written, the derivation is skipped and counted. A bug of
 # another kind (TypeError, KeyError...) still fails the write, loudly.
-DERIVATION_ERRORS = (ValueError, MemvaultError)
-
-
 def skip_reason(what: str, exc: Exception) -> str:
     """One short, stable line per kind of failure, the key of ``WriteResult.skipped``."""
     if isinstance(exc, ValidationError):
@@ -124,7 +124,7 @@ class Writer:
         entities = Entities(self.store, namespace, now, own)
         facts = Facts(self.store, namespace, now)
         llm = self.rules if rules_only and self.rules is not None else self.llm
-        extractions = [self._extract(llm, e, result, own) for e in fresh]
+        extractions = extract_all(llm, fresh, own, result.skip)
         entities.prepare(fresh, extractions)
         for episode, extraction in zip(fresh, extractions, strict=True):
             try:
@@ -174,18 +174,6 @@ class Writer:
         result.facts_reinforced = len(facts.reinforced)
         result.fact_ids = [f.id for f in batch.facts]
         return result
-
-    def _extract(self, llm: LLM, e: Episode, result: WriteResult, own: Mapping) -> Extraction:
-        """The entities and facts of one memory, or none (counted) when extraction fails."""
-        types = {t.name: t.description for t in own.values()}  # the namespace's own
-        try:
-            return llm.complete(
-                extract_v1(e.content, speaker=e.speaker, subject_hint="user", types=types),
-                call_site="ingest.extract",
-            )
-        except DERIVATION_ERRORS as exc:
-            result.skip("extraction", exc)
-            return Extraction()
 
     def check(
         self,

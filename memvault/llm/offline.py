@@ -7,13 +7,17 @@ its escalation) are given to it by :func:`memvault.offline_rules.offline_handler
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel
 
 from memvault.errors import LLMError
 from memvault.llm.port import Prompt, T, UsageLedger
+from memvault.llm.workers import MIN_BATCH, WorkerError, importable, shared
+from memvault.logs import get_logger
+
+log = get_logger(__name__)
 
 Handler = Callable[[Mapping[str, Any]], BaseModel]
 
@@ -21,9 +25,12 @@ Handler = Callable[[Mapping[str, Any]], BaseModel]
 class OfflineProvider:
     name = "offline (rule-based)"
 
-    def __init__(self, handlers: Mapping[str, Handler] | None = None):
+    def __init__(self, handlers: Mapping[str, Handler] | None = None, *, workers: int = 1):
+        """``workers`` > 1: :meth:`complete_many` answers large batches in that many worker
+        processes (memvault.llm.workers)."""
         self.handlers = dict(handlers or {})
         self.usage = UsageLedger()
+        self.workers = workers
 
     def complete(self, prompt: Prompt[T], *, call_site: str) -> T:
         handler = self.handlers.get(prompt.name)
@@ -34,6 +41,38 @@ class OfflineProvider:
             )
         answer = handler(prompt.inputs)
         self.usage.record(call_site)
-        if not isinstance(answer, prompt.response_model):
-            answer = prompt.response_model.model_validate(answer.model_dump())
-        return answer
+        return _shaped(prompt, answer)
+
+    def complete_many(self, prompts: Sequence[Prompt[T]], *, call_site: str) -> list[T | Exception]:
+        """Each prompt's answer, or the exception its handler raised (one bad input never
+        sinks the rest). A batch of at least ``MIN_BATCH`` prompts of one handler that worker
+        processes can import runs in ``workers`` processes; otherwise, and when the workers
+        fail (logged: the fallback), here, one by one."""
+        names = {p.name for p in prompts}
+        handler = self.handlers.get(next(iter(names))) if len(names) == 1 else None
+        where = importable(handler) if handler is not None else None
+        if where is not None and self.workers > 1 and len(prompts) >= MIN_BATCH:
+            try:
+                answers = shared(self.workers).run(where, [p.inputs for p in prompts])
+            except WorkerError as exc:
+                log.warning("offline.workers_fallback", reason=str(exc), call_site=call_site)
+            else:
+                out: list[T | Exception] = []
+                for prompt, answer in zip(prompts, answers, strict=True):
+                    if not isinstance(answer, Exception):
+                        self.usage.record(call_site)
+                    out.append(answer if isinstance(answer, Exception) else _shaped(prompt, answer))
+                return out
+        done: list[T | Exception] = []
+        for prompt in prompts:
+            try:
+                done.append(self.complete(prompt, call_site=call_site))
+            except Exception as exc:
+                done.append(exc)
+        return done
+
+
+def _shaped(prompt: Prompt[T], answer: BaseModel) -> T:
+    if not isinstance(answer, prompt.response_model):
+        return prompt.response_model.model_validate(answer.model_dump())
+    return answer
