@@ -262,7 +262,7 @@ def main() -> None:
         type=int,
         default=0,
         help="also: the deferred turns written again with this many rule workers and with "
-        "none, alternately twice (acknowledged rates only)",
+        "none, alternately three times (acknowledged rates only)",
     )
     parser.add_argument(
         "--end-to-end",
@@ -293,7 +293,7 @@ def main() -> None:
         workers = []
         if args.rule_workers and args.deferred:
             items = turns(args.deferred, seed=11, chars=args.long_chars)
-            for n, w in enumerate([1, args.rule_workers] * 2):
+            for n, w in enumerate([1, args.rule_workers] * 3):
                 db = Path(tmp) / f"workers{n}.db"
                 workers.append(acknowledged(items, args.batch, timed, db, w))
         if args.end_to_end:
