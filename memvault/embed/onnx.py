@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from memvault.embed.sentence import MODEL_PACKAGE, packaged_model_path
+from memvault.embed.sentence import MODEL_PACKAGE, packaged_model_path, quiet_loading
 from memvault.errors import EmbeddingError
 
 OPSET = 17
@@ -180,6 +180,7 @@ def export(model_dir: Path, path: Path) -> None:
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    quiet_loading()
     encoder = AutoModel.from_pretrained(str(model_dir)).eval()
     sample = torch.ones((1, 4), dtype=torch.int64)
     path.parent.mkdir(parents=True, exist_ok=True)

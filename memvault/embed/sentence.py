@@ -131,8 +131,7 @@ class SentenceTransformerEmbedder:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             # a CLI user should not see weight-loading progress bars on every command
-            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-            os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+            quiet_loading()
             try:
                 path = self._model_path or packaged_model_path()
                 from sentence_transformers import SentenceTransformer
@@ -216,6 +215,18 @@ class SentenceTransformerEmbedder:
         out = np.empty_like(vectors)
         out[order] = vectors
         return out
+
+
+def quiet_loading() -> None:
+    """No weight-loading progress bars or notices on a CLI user's terminal (the hub's
+    variable, and transformers' own bar, which that variable does not reach since 5.x)."""
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:
+        return
+    hf_logging.disable_progress_bar()
 
 
 def packaged_model_path() -> str:
