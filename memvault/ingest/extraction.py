@@ -13,7 +13,9 @@ from memvault.llm import LLM
 from memvault.llm.offline import OfflineProvider
 from memvault.llm.prompts import Extraction, extract_v1
 
-# what a derivation may fail with on text it cannot read: the memory is still written
+# What a derivation (extraction, entities and facts, the persona rules) may raise on text it
+# cannot read: the memory is still written, the derivation is skipped and counted. A bug of
+# another kind (TypeError, KeyError...) still fails the write, loudly.
 DERIVATION_ERRORS = (ValueError, MemvaultError)
 
 

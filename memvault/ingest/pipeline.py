@@ -41,9 +41,6 @@ from memvault.llm.prompts import ExtractedFact
 log = logging.getLogger(__name__)
 
 
-# What a derivation (extraction, entities and facts, the persona rules) may raise on text it
-# cannot read: the memory is still written, the derivation is skipped and counted. A bug of
-# another kind (TypeError, KeyError...) still fails the write, loudly.
 def skip_reason(what: str, exc: Exception) -> str:
     """One short, stable line per kind of failure, the key of ``WriteResult.skipped``."""
     if isinstance(exc, ValidationError):

@@ -48,10 +48,12 @@ class OfflineProvider:
         sinks the rest). A batch of at least ``MIN_BATCH`` prompts of one handler that worker
         processes can import runs in ``workers`` processes; otherwise, and when the workers
         fail (logged: the fallback), here, one by one."""
-        names = {p.name for p in prompts}
-        handler = self.handlers.get(next(iter(names))) if len(names) == 1 else None
-        where = importable(handler) if handler is not None else None
-        if where is not None and self.workers > 1 and len(prompts) >= MIN_BATCH:
+        where = None
+        if self.workers > 1 and len(prompts) >= MIN_BATCH:
+            names = {p.name for p in prompts}
+            handler = self.handlers.get(names.pop()) if len(names) == 1 else None
+            where = importable(handler) if handler is not None else None
+        if where is not None:
             try:
                 answers = shared(self.workers).run(where, [p.inputs for p in prompts])
             except WorkerError as exc:
