@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from memvault.embed.devices import onnx_has_cuda
 from memvault.embed.sentence import MODEL_PACKAGE, packaged_model_path, quiet_loading
 from memvault.errors import EmbeddingError
 
@@ -44,12 +45,7 @@ def onnx_device(requested: str) -> str:
     package on a machine with a GPU), else ``cpu``; ``cuda`` without it is refused."""
     if requested == "cpu":
         return "cpu"
-    try:
-        import onnxruntime as ort
-
-        usable = "CUDAExecutionProvider" in ort.get_available_providers()
-    except ImportError:
-        usable = False
+    usable = onnx_has_cuda()
     if requested == "cuda" and not usable:
         raise EmbeddingError(
             "embedder_device=cuda, but ONNX Runtime has no CUDA provider here; install "

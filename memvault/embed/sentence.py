@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from memvault.embed.devices import torch_has_cuda
 from memvault.errors import EmbeddingError
 from memvault.logs import get_logger
 
@@ -37,12 +38,7 @@ def torch_device(requested: str) -> str:
     refused. Asking torch costs its import: only ``auto`` and ``cuda`` ask."""
     if requested == "cpu":
         return "cpu"
-    try:
-        import torch
-
-        usable = bool(torch.cuda.is_available())
-    except ImportError:
-        usable = False
+    usable = torch_has_cuda()
     if requested == "cuda" and not usable:
         raise EmbeddingError(
             "embedder_device=cuda, but torch sees no CUDA GPU here (the CPU build of torch, "
