@@ -1,6 +1,7 @@
-"""The background half of the SDK facade: dreams and their runs, the review queue and its
-policy, the discovery inbox, the graph view and the knowledge lint. ``MemVault`` inherits
-it; every method delegates to the service that owns the capability."""
+"""The background capabilities of the SDK facade: ``vault.background`` (dreams and their runs,
+the tier and janitor stages on demand, the knowledge lint) and ``vault.review`` (the review
+queue and its policy, the discovery inbox). Each method delegates to the service that owns
+the capability."""
 
 from __future__ import annotations
 
@@ -11,34 +12,22 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from memvault.changes import queue
 from memvault.changes.plan import Change
-from memvault.config import Settings
-from memvault.container import Container
+from memvault.container import Capability, Facade
 from memvault.errors import InvalidInputError, MemvaultError
-from memvault.kg.store import Store
 
 if TYPE_CHECKING:
     from memvault.dream.runner import Dreamer, DreamResult
-    from memvault.folds import FoldReport
-    from memvault.graphs import GraphView
     from memvault.lint.runner import LintReport
-    from memvault.primer import Primer
 
 
-class Background:
-    c: Container
-    settings: Settings
-    store: Store
-    _dreamer: Dreamer | None
+class Background(Capability[Facade]):
+    def __init__(self, vault: Facade) -> None:
+        super().__init__(vault)
+        self._dreamer: Dreamer | None = None
 
-    def ns(self, namespace: str | None) -> str:
-        raise NotImplementedError
-
-    def now(self, now: datetime | None = None) -> datetime:
-        raise NotImplementedError
-
-    # -- dream and review ---------------------------------------------------------------------
     @property
     def dreamer(self) -> Dreamer:
+        """The dream's runner, built on first use (its review queue, applier and stages)."""
         if self._dreamer is None:
             from memvault.dream.runner import Dreamer
 
@@ -96,6 +85,96 @@ class Background:
         withdrawn. The gate stays closed (a nightly check does not redo what was just
         undone); recall's provisional signals return for what no remaining dream judged."""
         return self.dreamer.applier.undo(self.ns(namespace), run_id, force=force)
+
+    # -- tiers ---------------------------------------------------------------------------------
+    def tiers(
+        self, *, namespace: str | None = None, apply: bool = False, now: datetime | None = None
+    ) -> dict[str, Any]:
+        """Episodes per type, tier and level (full / digest / headline), and what the tier
+        stage moves now. Without ``apply`` nothing is written; with it the moves are a run of
+        their own (``run_id``; :meth:`undo_dream` undoes it while the journal keeps the
+        dropped text: ``dream.tiers.journal_retention_days``)."""
+        ns = self.ns(namespace)
+        result = self.dreamer.tiers(ns, now=self.now(now), apply=apply)
+        plan = result.plan
+        return {
+            "namespace": ns,
+            "status": result.status,
+            "run_id": result.run_id if result.status == "applied" else None,
+            "counts": self.store.tier_counts(ns),
+            "next": result.report["stages"]["tiers"],
+            "to_review": result.report["to_review"],
+            "moves": [
+                {
+                    "id": c.target_id,
+                    "op": c.op,
+                    "why": c.reasons[0].why if c.reasons else "",
+                }
+                for c in (plan.changes if plan else [])
+            ],
+        }
+
+    def janitor(
+        self, *, namespace: str | None = None, apply: bool = False, now: datetime | None = None
+    ) -> dict[str, Any]:
+        """The hygiene janitor now, whatever ``dream.hygiene.schedule`` says, then prune and
+        tiers (the episodes past the TTL go to the tiers): what it finds, and with ``apply``
+        a run of its own (undoable) and the janitor's snapshot written."""
+        ns = self.ns(namespace)
+        result = self.dreamer.janitor(ns, now=self.now(now), apply=apply)
+        stages = result.report["stages"]
+        return {
+            "namespace": ns,
+            "status": result.status,
+            "run_id": result.run_id if result.status == "applied" else None,
+            "janitor": stages["janitor"],
+            "prune": stages["prune"],
+            "tiers": stages["tiers"],
+            "changes": result.report["changes"],
+            "to_review": result.report["to_review"],
+            "snapshot": self.dreamer.janitor_snapshot(ns),
+        }
+
+    # -- knowledge lint -------------------------------------------------------------------------
+    def lint(
+        self,
+        *,
+        namespace: str | None = None,
+        levels: Sequence[str] | None = None,
+        ontology: Sequence[str | Path] = (),
+        propose: bool = False,
+        now: datetime | None = None,
+    ) -> LintReport:
+        """Check the namespace's graph, cheapest level first (structure, grounding, claims, llm).
+        ``ontology``: extra files on top of the configured ones. ``propose``: send the fixes
+        through the three-stage confirmation into the review queue (never applied here)."""
+        from memvault.kg.ontology import load_ontology
+        from memvault.lint.runner import Linter
+
+        onto = (
+            load_ontology([*self.settings.lint.ontology_paths, *ontology])
+            if ontology
+            else self.c.ontology
+        )
+        at = self.now(now)
+        linter = Linter(self.c, onto)
+        report = linter.run(self.ns(namespace), at, levels)
+        if propose:
+            linter.propose(report, at)
+        return report
+
+
+class Review(Capability[Facade]):
+    """The review queue (what the dream would not apply alone) and the discovery inbox (what
+    it found surprising); both are written by the dream, decided or read here."""
+
+    def __init__(self, vault: Facade, background: Background) -> None:
+        super().__init__(vault)
+        self._background = background
+
+    @property
+    def dreamer(self) -> Dreamer:
+        return self._background.dreamer
 
     def review_items(
         self,
@@ -203,143 +282,6 @@ class Background:
         """Pending review items past their due date get a new one (their history says so)."""
         return self.dreamer.queue.requeue_overdue(self.ns(namespace), self.now(now))
 
-    # -- tiers ---------------------------------------------------------------------------------
-    def tiers(
-        self, *, namespace: str | None = None, apply: bool = False, now: datetime | None = None
-    ) -> dict[str, Any]:
-        """Episodes per type, tier and level (full / digest / headline), and what the tier
-        stage moves now. Without ``apply`` nothing is written; with it the moves are a run of
-        their own (``run_id``; :meth:`undo_dream` undoes it while the journal keeps the
-        dropped text: ``dream.tiers.journal_retention_days``)."""
-        ns = self.ns(namespace)
-        result = self.dreamer.tiers(ns, now=self.now(now), apply=apply)
-        plan = result.plan
-        return {
-            "namespace": ns,
-            "status": result.status,
-            "run_id": result.run_id if result.status == "applied" else None,
-            "counts": self.store.tier_counts(ns),
-            "next": result.report["stages"]["tiers"],
-            "to_review": result.report["to_review"],
-            "moves": [
-                {
-                    "id": c.target_id,
-                    "op": c.op,
-                    "why": c.reasons[0].why if c.reasons else "",
-                }
-                for c in (plan.changes if plan else [])
-            ],
-        }
-
-    def janitor(
-        self, *, namespace: str | None = None, apply: bool = False, now: datetime | None = None
-    ) -> dict[str, Any]:
-        """The hygiene janitor now, whatever ``dream.hygiene.schedule`` says, then prune and
-        tiers (the episodes past the TTL go to the tiers): what it finds, and with ``apply``
-        a run of its own (undoable) and the janitor's snapshot written."""
-        ns = self.ns(namespace)
-        result = self.dreamer.janitor(ns, now=self.now(now), apply=apply)
-        stages = result.report["stages"]
-        return {
-            "namespace": ns,
-            "status": result.status,
-            "run_id": result.run_id if result.status == "applied" else None,
-            "janitor": stages["janitor"],
-            "prune": stages["prune"],
-            "tiers": stages["tiers"],
-            "changes": result.report["changes"],
-            "to_review": result.report["to_review"],
-            "snapshot": self.dreamer.janitor_snapshot(ns),
-        }
-
-    # -- folds and the primer --------------------------------------------------------------------
-    def fold(
-        self,
-        *,
-        namespace: str | None = None,
-        apply: bool = False,
-        rebuild: bool = False,
-        now: datetime | None = None,
-    ) -> FoldReport:
-        """Fold the episodes written since the last fold into each memory type's digest
-        (without ``apply``: how many each type would read). ``rebuild`` starts every digest
-        over from all episodes."""
-        from memvault.folds import Folder
-
-        folder = Folder(self.store, self.c.llm, self.settings.fold)
-        return folder.fold(self.ns(namespace), now=self.now(now), apply=apply, rebuild=rebuild)
-
-    def undo_fold(
-        self, *, namespace: str | None = None, apply: bool = False
-    ) -> dict[str, dict[str, Any]]:
-        """Undo each type's last applied fold run (without ``apply``: what would be
-        restored); the episodes it read are folded again by the next run."""
-        from memvault.folds import Folder
-
-        folder = Folder(self.store, self.c.llm, self.settings.fold)
-        return folder.undo(self.ns(namespace), apply=apply)
-
-    def fold_economics(self, *, namespace: str | None = None) -> list[dict[str, Any]]:
-        """Per project ("" the namespace's own cells): observations folded, their raw
-        tokens, the digests' tokens and the ratio (seed 001's table)."""
-        from memvault.folds import economics
-
-        return economics(self.store, self.ns(namespace))
-
-    def primer(
-        self,
-        *,
-        namespace: str | None = None,
-        budget_tokens: int | None = None,
-        project: str | None = None,
-    ) -> Primer:
-        """The block to load at session start: the type digests and what waits for a human,
-        within ``budget_tokens`` (default ``fold.primer_tokens``), with its economics.
-        ``project``: that project's digests first, the namespace's own for the types it has
-        none of."""
-        from memvault import primer
-        from memvault.errors import InvalidInputError
-
-        budget = self.settings.fold.primer_tokens if budget_tokens is None else budget_tokens
-        if budget < primer.MIN_TOKENS:
-            raise InvalidInputError(
-                f"a primer budget of {budget} tokens cannot hold a digest",
-                field="budget",
-                hint=f"give at least {primer.MIN_TOKENS} tokens",
-            )
-        ns = self.ns(namespace)
-        return primer.build(
-            self.store,
-            ns,
-            budget_tokens=budget,
-            persona=self._persona_lines(ns),
-            project=project.strip() if project and project.strip() else None,
-        )
-
-    def _persona_lines(self, ns: str) -> list[str]:
-        """Current attitudes (most confident first) and skills at L2 or above, one a line."""
-        from memvault.persona.service import PersonaService
-
-        service = PersonaService(self.store, self.settings.persona)
-        at = self.now()
-        views = sorted(service.current(ns, at), key=lambda v: -v.confidence_now)[:12]
-        lines = [f"- {v.attitude.statement} [{v.attitude.category.value}]" for v in views]
-        skills = service.skills(ns, at=at, min_level="L2")[:8]
-        if skills:
-            lines.append("- skills: " + ", ".join(f"{s['name']} {s['level']}" for s in skills))
-        return lines
-
-    # -- graph ----------------------------------------------------------------------------------
-    def graph(self, *, namespace: str | None = None) -> GraphView:
-        """The namespace's entity graph: ``.edges()``, ``.communities()``, ``.scan()``,
-        ``.ppr(names)``. Read-only; computed from what the store holds now."""
-        from memvault.changes.workspace import Workspace
-        from memvault.graphs import GraphView
-
-        ns = self.ns(namespace)
-        ws = Workspace.load(self.store, ns, self.now())
-        return GraphView.load(self.store, ws, self.settings.graph)
-
     # -- discovery inbox ------------------------------------------------------------------------
     def inbox(
         self, *, namespace: str | None = None, status: str | None = "unseen", limit: int = 100
@@ -356,31 +298,3 @@ class Background:
         namespace: str | None = None,
     ) -> int:
         return queue.mark_inbox(self.store, self.ns(namespace), ids, status)
-
-    # -- knowledge lint -------------------------------------------------------------------------
-    def lint(
-        self,
-        *,
-        namespace: str | None = None,
-        levels: Sequence[str] | None = None,
-        ontology: Sequence[str | Path] = (),
-        propose: bool = False,
-        now: datetime | None = None,
-    ) -> LintReport:
-        """Check the namespace's graph, cheapest level first (structure, grounding, claims, llm).
-        ``ontology``: extra files on top of the configured ones. ``propose``: send the fixes
-        through the three-stage confirmation into the review queue (never applied here)."""
-        from memvault.kg.ontology import load_ontology
-        from memvault.lint.runner import Linter
-
-        onto = (
-            load_ontology([*self.settings.lint.ontology_paths, *ontology])
-            if ontology
-            else self.c.ontology
-        )
-        at = self.now(now)
-        linter = Linter(self.c, onto)
-        report = linter.run(self.ns(namespace), at, levels)
-        if propose:
-            linter.propose(report, at)
-        return report

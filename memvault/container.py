@@ -1,12 +1,21 @@
 """The parts one vault runs on (settings, store, coordination, embedder, LLMs, clock), as one
 value the capabilities receive. It sits on the ports floor: it names the ports and knows no
 implementation; :mod:`memvault.bootstrap` (the composition root, on the surfaces floor)
-chooses the parts and hands over how to build the offline rules."""
+chooses the parts and hands over how to build the offline rules.
+
+Also here, because every floor above reads them: :class:`Capability`, the base of the
+objects the SDK facade composes (``vault.persona``, ``vault.review``, ...), the
+:class:`Facade` protocol they read the vault through, and :class:`alias`, the typed flat
+name the facade keeps for each of their methods (``vault.attitudes`` is
+``vault.persona.attitudes``)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Concatenate, Generic, ParamSpec, Protocol, TypeVar
 
 from memvault.clock import Clock
 from memvault.config import Settings
@@ -49,3 +58,63 @@ class Container:
     def close(self) -> None:
         self.coord.close()
         self.store.close()
+
+
+class Facade(Protocol):
+    """What every capability reads of the facade that composes it: the container, and the
+    facade's rules for a namespace's name and for the time."""
+
+    c: Container
+
+    def ns(self, namespace: str | None) -> str: ...
+
+    def now(self, now: datetime | None = None) -> datetime: ...
+
+
+F = TypeVar("F", bound=Facade)
+
+
+class Capability(Generic[F]):
+    """One capability of a vault, composed by the SDK facade. ``F`` is what it needs of the
+    facade beyond :class:`Facade` (another capability's method, the writer): declared as a
+    protocol beside it, so that a capability imports nothing above its floor."""
+
+    def __init__(self, vault: F) -> None:
+        self.vault = vault
+
+    @property
+    def c(self) -> Container:
+        return self.vault.c
+
+    @property
+    def settings(self) -> Settings:
+        return self.vault.c.settings
+
+    @property
+    def store(self) -> Store:
+        return self.vault.c.store
+
+    def ns(self, namespace: str | None) -> str:
+        return self.vault.ns(namespace)
+
+    def now(self, now: datetime | None = None) -> datetime:
+        return self.vault.now(now)
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def alias(
+    capability: str, method: Callable[Concatenate[Any, P], R]
+) -> Callable[Concatenate[Any, P], R]:
+    """A flat name on the facade for a capability's method, typed as the method itself:
+    ``attitudes = alias("persona", Persona.attitudes)`` makes ``vault.attitudes(...)`` call
+    ``vault.persona.attitudes(...)``: the same signature, docstring and type checks."""
+    name = method.__name__
+
+    def call(vault: Any, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return getattr(getattr(vault, capability), name)(*args, **kwargs)
+
+    call.capability = capability  # type: ignore[attr-defined]  # the registry's test reads it
+    return functools.wraps(method)(call)

@@ -12,7 +12,8 @@ What reads it:
 
 ``client`` says whether :class:`memvault.Client` and :class:`memvault.AsyncClient` offer it;
 ``local`` says why an operation has no remote form (it reads or writes files on the
-machine that runs it).
+machine that runs it); ``on`` names the capability object of the SDK facade that owns it
+(``vault.persona.attitudes``; the facade's flat name ``vault.attitudes`` is the same method).
 """
 
 from __future__ import annotations
@@ -33,7 +34,13 @@ class Operation:
     cli: str | None = None  # top-level command that runs it
     client: bool = False  # Client and AsyncClient offer it under ``name``
     local: str | None = None  # why no remote surface offers it
-    sdk: bool = True  # the SDK facade has a method ``name`` (False: the server's, or the CLI's)
+    # the SDK facade's capability that owns it (``vault.<on>.<name>``, also ``vault.<name>``);
+    # None: not on the SDK (the server's, or the CLI's)
+    on: str | None = None
+
+    @property
+    def sdk(self) -> bool:
+        return self.on is not None
 
 
 def _op(
@@ -45,47 +52,69 @@ def _op(
     cli: str | None = None,
     client: bool = False,
     local: str | None = None,
-    sdk: bool = True,
+    on: str | None,
 ) -> Operation:
     route = None
     if rest:
         method, path = rest.split(" ", 1)
         route = (method, path if path.startswith(("/v1/", "/metrics")) else NS + path)
-    return Operation(name, scope, route, mcp, cli, client, local, sdk)
+    return Operation(name, scope, route, mcp, cli, client, local, on)
 
 
 _FILES = "reads or writes files on the machine that runs it"
 _PREFETCH = "the server runs it by itself after a session's turns are written (write_session)"
 OPERATIONS: tuple[Operation, ...] = (
     # remember
-    _op("write", "write", mcp="write", cli="write", client=True),
-    _op("write_many", "write", "POST /episodes", client=True),
-    _op("write_session", "write", "POST /sessions/{session_id}/episodes", sdk=False, client=True),
-    _op("add_facts", "write", "POST /facts", client=True),
-    _op("add_fact", "write", mcp="add_fact", client=True),
-    _op("ingest", "write", cli="ingest", local=_FILES, sdk=False),
+    _op("write", "write", mcp="write", cli="write", client=True, on="memories"),
+    _op("write_many", "write", "POST /episodes", client=True, on="memories"),
+    _op("write_session", "write", "POST /sessions/{session_id}/episodes", client=True, on=None),
+    _op("add_facts", "write", "POST /facts", client=True, on="memories"),
+    _op("add_fact", "write", mcp="add_fact", client=True, on="memories"),
+    _op("ingest", "write", cli="ingest", local=_FILES, on=None),
     # recall and read
-    _op("recall", "read", "POST /recall", mcp="recall", cli="recall", client=True),
-    _op("episodes", "read", "GET /episodes", client=True),
-    _op("get_episode", "read", "GET /episodes/{episode_id}", client=True),
-    _op("facts", "read", "GET /facts", mcp="facts", cli="facts", client=True),
-    _op("stats", "read", "GET /stats", cli="stats", client=True),
-    _op("profile", "read", "GET /profile", cli="profile", client=True),
-    _op("diary", "read", "GET /diary", cli="diary", client=True),
-    _op("gaps", "read", "GET /gaps", cli="gaps", client=True),
-    _op("primer", "read", "GET /primer", mcp="primer", cli="primer", client=True),
-    _op("graph", "read", cli="graph", local="draws to a terminal or a file"),
-    _op("namespaces", "read", "GET /v1/namespaces", client=True),
+    _op("recall", "read", "POST /recall", mcp="recall", cli="recall", client=True, on="memories"),
+    _op("episodes", "read", "GET /episodes", client=True, on="memories"),
+    _op("get_episode", "read", "GET /episodes/{episode_id}", client=True, on="memories"),
+    _op("facts", "read", "GET /facts", mcp="facts", cli="facts", client=True, on="knowledge"),
+    _op("stats", "read", "GET /stats", cli="stats", client=True, on="memories"),
+    _op("profile", "read", "GET /profile", cli="profile", client=True, on="profiling"),
+    _op("diary", "read", "GET /diary", cli="diary", client=True, on="profiling"),
+    _op("gaps", "read", "GET /gaps", cli="gaps", client=True, on="profiling"),
+    _op("primer", "read", "GET /primer", mcp="primer", cli="primer", client=True, on="digests"),
+    _op("graph", "read", cli="graph", local="draws to a terminal or a file", on="knowledge"),
+    _op("namespaces", "read", "GET /v1/namespaces", client=True, on="memories"),
     # feedback
-    _op("verdict", "write", "POST /verdicts", mcp="verdict", cli="verdict", client=True),
-    _op("judge", "write", "POST /feedback", mcp="feedback", cli="feedback", client=True),
-    _op("reinforce", "write", cli="reinforce", client=True),
-    _op("record_access", "write", client=True),
+    _op(
+        "verdict",
+        "write",
+        "POST /verdicts",
+        mcp="verdict",
+        cli="verdict",
+        client=True,
+        on="profiling",
+    ),
+    _op(
+        "judge",
+        "write",
+        "POST /feedback",
+        mcp="feedback",
+        cli="feedback",
+        client=True,
+        on="memories",
+    ),
+    _op("reinforce", "write", cli="reinforce", client=True, on="memories"),
+    _op("record_access", "write", client=True, on="memories"),
     # forget (issue 30.8)
     _op(
-        "forget", "write", "DELETE /episodes/{episode_id}", mcp="forget", cli="forget", client=True
+        "forget",
+        "write",
+        "DELETE /episodes/{episode_id}",
+        mcp="forget",
+        cli="forget",
+        client=True,
+        on="forgetting",
     ),
-    _op("forget_subject", "write", "POST /forget", client=True),
+    _op("forget_subject", "write", "POST /forget", client=True, on="forgetting"),
     _op(
         "correct",
         "write",
@@ -93,54 +122,88 @@ OPERATIONS: tuple[Operation, ...] = (
         mcp="correct",
         cli="correct",
         client=True,
+        on="forgetting",
     ),
     # the background
-    _op("dream", "write", "POST /dream", cli="dream", client=True),
-    _op("dream_job", "read", "GET /dream/jobs/{job_id}", client=True, sdk=False),
-    _op("dream_runs", "read", "GET /dream/runs", client=True),
-    _op("dream_report", "read", "GET /dream/runs/{run_id}", client=True),
-    _op("undo_dream", "write", "POST /dream/runs/{run_id}/undo", client=True),
-    _op("lint", "write", "POST /lint", cli="lint", client=True),
-    _op("fold", "write", "POST /fold", cli="fold", client=True),
-    _op("tiers", "write", "POST /tiers", cli="tiers", client=True),
-    _op("janitor", "write", "POST /janitor", cli="janitor", client=True),
-    _op("prefetch", "write", cli="prefetch", local=_PREFETCH),
-    _op("reembed", "write", cli="reembed", local="re-embeds with this machine's model"),
-    _op("catch_up", "write", "POST /catch-up", cli="catch-up", client=True),
+    _op("dream", "write", "POST /dream", cli="dream", client=True, on="background"),
+    _op("dream_job", "read", "GET /dream/jobs/{job_id}", client=True, on=None),
+    _op("dream_runs", "read", "GET /dream/runs", client=True, on="background"),
+    _op("dream_report", "read", "GET /dream/runs/{run_id}", client=True, on="background"),
+    _op("undo_dream", "write", "POST /dream/runs/{run_id}/undo", client=True, on="background"),
+    _op("lint", "write", "POST /lint", cli="lint", client=True, on="background"),
+    _op("fold", "write", "POST /fold", cli="fold", client=True, on="digests"),
+    _op("tiers", "write", "POST /tiers", cli="tiers", client=True, on="background"),
+    _op("janitor", "write", "POST /janitor", cli="janitor", client=True, on="background"),
+    _op("prefetch", "write", cli="prefetch", local=_PREFETCH, on="profiling"),
+    _op(
+        "reembed", "write", cli="reembed", local="re-embeds with this machine's model", on="vectors"
+    ),
+    _op("catch_up", "write", "POST /catch-up", cli="catch-up", client=True, on="vectors"),
     # review and inbox
-    _op("review_items", "read", "GET /review", mcp="review_list", cli="review", client=True),
-    _op("approve", "write", "POST /review/{item_id}/approve", mcp="review_decide", client=True),
-    _op("reject", "write", "POST /review/{item_id}/reject", client=True),
-    _op("decide_reviews", "write", "POST /review/decide", client=True),
-    _op("inbox", "read", "GET /inbox", mcp="inbox", cli="inbox", client=True),
-    _op("mark_seen", "write", "POST /inbox/seen", sdk=False, client=True),
-    _op("mark_dismissed", "write", "POST /inbox/dismiss", sdk=False, client=True),
+    _op(
+        "review_items",
+        "read",
+        "GET /review",
+        mcp="review_list",
+        cli="review",
+        client=True,
+        on="review",
+    ),
+    _op(
+        "approve",
+        "write",
+        "POST /review/{item_id}/approve",
+        mcp="review_decide",
+        client=True,
+        on="review",
+    ),
+    _op("reject", "write", "POST /review/{item_id}/reject", client=True, on="review"),
+    _op("decide_reviews", "write", "POST /review/decide", client=True, on="review"),
+    _op("inbox", "read", "GET /inbox", mcp="inbox", cli="inbox", client=True, on="review"),
+    _op("mark_seen", "write", "POST /inbox/seen", client=True, on=None),
+    _op("mark_dismissed", "write", "POST /inbox/dismiss", client=True, on=None),
     # the namespace's own entity types (memvault.kg.vocabulary)
-    _op("entity_types", "read", "GET /entity-types", cli="types", client=True),
-    _op("define_entity_type", "write", "PUT /entity-types/{type_name}", client=True),
-    _op("remove_entity_type", "write", "DELETE /entity-types/{type_name}", client=True),
+    _op("entity_types", "read", "GET /entity-types", cli="types", client=True, on="knowledge"),
+    _op(
+        "define_entity_type", "write", "PUT /entity-types/{type_name}", client=True, on="knowledge"
+    ),
+    _op(
+        "remove_entity_type",
+        "write",
+        "DELETE /entity-types/{type_name}",
+        client=True,
+        on="knowledge",
+    ),
     # persona
-    _op("attitudes", "read", "GET /persona/attitudes", mcp="attitudes", cli="persona", client=True),
-    _op("upsert_attitude", "write", "POST /persona/attitudes", client=True),
-    _op("skills", "read", "GET /persona/skills", client=True),
-    _op("record_skill_use", "write", "POST /persona/skills/uses", client=True),
+    _op(
+        "attitudes",
+        "read",
+        "GET /persona/attitudes",
+        mcp="attitudes",
+        cli="persona",
+        client=True,
+        on="persona",
+    ),
+    _op("upsert_attitude", "write", "POST /persona/attitudes", client=True, on="persona"),
+    _op("skills", "read", "GET /persona/skills", client=True, on="persona"),
+    _op("record_skill_use", "write", "POST /persona/skills/uses", client=True, on="persona"),
     # interop
-    _op("export", "read", cli="export", local=_FILES),
-    _op("import_", "write", cli="import", local=_FILES),
-    _op("plans", "write", cli="plans", local=_FILES, sdk=False),
-    _op("eval", "read", cli="eval", local=_FILES, sdk=False),
+    _op("export", "read", cli="export", local=_FILES, on="interop"),
+    _op("import_", "write", cli="import", local=_FILES, on="interop"),
+    _op("plans", "write", cli="plans", local=_FILES, on=None),
+    _op("eval", "read", cli="eval", local=_FILES, on=None),
     _op(
         "session_start_hook",
         "read",
         cli="hook",
         local="an agent's hook runs it on the agent's machine (event on stdin)",
-        sdk=False,
+        on=None,
     ),
     # keys and the server (admin)
-    _op("list_keys", "admin", "GET /v1/keys", sdk=False, client=True),
-    _op("create_key", "admin", "POST /v1/keys", sdk=False, client=True),
-    _op("revoke_key", "admin", "DELETE /v1/keys/{key_id}", sdk=False, client=True),
-    _op("metrics", "admin", "GET /metrics", sdk=False, client=True),
+    _op("list_keys", "admin", "GET /v1/keys", client=True, on=None),
+    _op("create_key", "admin", "POST /v1/keys", client=True, on=None),
+    _op("revoke_key", "admin", "DELETE /v1/keys/{key_id}", client=True, on=None),
+    _op("metrics", "admin", "GET /metrics", client=True, on=None),
 )
 # commands that run no operation of a vault's: they set up, serve or show
 CLI_ONLY = frozenset({"init", "demo", "serve", "mcp"})
@@ -182,7 +245,9 @@ def table() -> str:
         f"{len(OPERATIONS)} operations: {len(remote)} offered remotely, {coverage} on both "
         "REST clients (`memvault.Client` and `memvault.AsyncClient`), "
         f"{len(OPERATIONS) - len(remote)} local-only. Scope: the key a remote call needs "
-        "(read, write, admin).",
+        "(read, write, admin). SDK: the capability of the `MemVault` facade that owns the "
+        "operation (`vault.persona.attitudes(...)`; the flat `vault.attitudes(...)` is the same "
+        "method).",
         "",
         "| operation | scope | SDK | REST | MCP tool | CLI | clients | local-only because |",
         "|---|---|---|---|---|---|---|---|",
@@ -191,7 +256,7 @@ def table() -> str:
         "| `{}` | {} | {} | {} | {} | {} | {} | {} |".format(
             op.name,
             op.scope,
-            "yes" if op.sdk else "",
+            f"`vault.{op.on}`" if op.on else "",
             f"`{op.rest[0]} {op.rest[1]}`" if op.rest else "",
             f"`{op.mcp}`" if op.mcp else "",
             f"`memvault {op.cli}`" if op.cli else "",

@@ -1,5 +1,6 @@
-"""Meaning vectors that arrive after the write (memvault.ingest.catchup) on the SDK facade:
-``MemVault`` inherits these."""
+"""The vectors capability of the SDK facade (``vault.vectors``): the model a namespace's
+vectors come from, the meaning vectors that arrive after the write (memvault.ingest.catchup)
+and re-embedding with another model (memvault.ingest.reembed)."""
 
 from __future__ import annotations
 
@@ -8,22 +9,21 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from memvault.container import Container
-from memvault.errors import ConfigError
+from memvault.container import Capability, Facade
+from memvault.errors import ConfigError, InvalidInputError
 from memvault.ingest.catchup import CatchUpReport, CatchUpThread, catch_up, drain, pending
+from memvault.ingest.reembed import ReembedReport, reembed
 from memvault.kg.store import Batch, Doc, Store
 
 EMBEDDER = "embedder"  # document kind: the model and dimension a namespace's vectors have
 log = logging.getLogger(__name__)
 
 
-class VectorMethods:
-    c: Container
-    _catchup: CatchUpThread | None
-    _embedders: dict[str, dict[str, Any]]
-
-    def ns(self, namespace: str | None) -> str:
-        raise NotImplementedError
+class Vectors(Capability[Facade]):
+    def __init__(self, vault: Facade) -> None:
+        super().__init__(vault)
+        self._catchup: CatchUpThread | None = None  # embedded mode's catch-up, once started
+        self._embedders: dict[str, dict[str, Any]] = {}  # namespaces whose model was checked
 
     def embedder_of(self, namespace: str) -> dict[str, Any]:
         """The model and dimension the namespace's vectors were made with (recorded at its
@@ -37,7 +37,7 @@ class VectorMethods:
             "matches": recorded is None or recorded == {"name": e.name, "dim": e.dim},
         }
 
-    def _check_embedder(self, ns: str, *, writing: bool) -> None:
+    def check_embedder(self, ns: str, *, writing: bool) -> None:
         """A namespace's vectors all come from one model: the first write records it; an
         embedder of another dimension is refused (its vectors cannot be compared: export and
         import into a vault configured with it), another model of the same dimension is
@@ -106,6 +106,35 @@ class VectorMethods:
             on_progress=on_progress,
         )
 
+    def reembed(
+        self,
+        *,
+        namespace: str | None = None,
+        apply: bool = False,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> ReembedReport:
+        """Recompute the namespace's vectors with the configured embedder (dry run unless
+        ``apply``): memvault.ingest.reembed."""
+        ns = self.ns(namespace)
+        if ns not in self.store.namespaces():
+            raise InvalidInputError(
+                f"no namespace {ns!r} in this vault",
+                field="namespace",
+                hint=f"namespaces: {', '.join(self.store.namespaces()) or 'none yet'}",
+            )
+        done = reembed(
+            self.store,
+            self.c.embedder,
+            ns,
+            apply=apply,
+            on_progress=on_progress,
+            chunk_chars=self.settings.chunk_chars,
+        )
+        if apply:  # the namespace's vectors are now the configured model's
+            record(self.store, ns, self.c.embedder.name, self.c.embedder.dim)
+            self._embedders.pop(ns, None)
+        return done
+
     def _catch_up(
         self,
         ns: str,
@@ -127,7 +156,7 @@ class VectorMethods:
             coord=self.c.coord,
         )
 
-    def _vectors_owed(self, ns: str, count: int) -> None:
+    def vectors_owed(self, ns: str, count: int) -> None:
         """After a deferred write: wake the in-process catch-up (embedded mode)."""
         s = self.c.settings
         if not count or not s.catch_up_thread or s.mode == "server":
@@ -136,7 +165,9 @@ class VectorMethods:
             self._catchup = CatchUpThread(lambda n, stop: self._catch_up(n, stop=stop))
         self._catchup.kick(ns)
 
-    def _stop_catch_up(self) -> None:
+    def stop_catch_up(self) -> None:
+        """Stop the in-process catch-up between batches (the vault closes): what it
+        committed stays, the rest waits for the next catch-up."""
         if self._catchup is not None:
             self._catchup.close()
             self._catchup = None

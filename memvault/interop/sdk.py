@@ -1,19 +1,20 @@
-"""The interop half of the SDK facade (``MemVault`` inherits it): MEMORY.md directories in
-and out, and the read-only claude-mem import. docs/interop.md."""
+"""The interop capability of the SDK facade (``vault.interop``): the logical dump out and in,
+MEMORY.md directories in and out, and the read-only claude-mem import. docs/interop.md."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
+from memvault.container import Capability, Facade
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
 from memvault.interop import claude_mem, memory_dir
+from memvault.interop.dump import DumpSummary, export_namespace, import_namespace
 from memvault.interop.paths import inside
 from memvault.kg.model import Episode
-from memvault.kg.store import Batch, Doc, Store
+from memvault.kg.store import Batch, Doc
 
 if TYPE_CHECKING:
     from memvault.ingest.pipeline import Writer, WriteResult
@@ -22,24 +23,48 @@ IMPORT_STATE = "import_state"  # a document per source: what was imported last
 CHUNK = 500
 
 
-class InteropMethods:
-    store: Store
+class InteropFacade(Facade, Protocol):
+    """What interop reads of the facade beyond the container: its writes, whole."""
 
-    def ns(self, namespace: str | None) -> str:
-        raise NotImplementedError
+    writer: Writer
 
-    def now(self, now: datetime | None = None) -> datetime:
-        raise NotImplementedError
+    def write_many(self, items: Sequence[Any], *, namespace: str | None = None) -> WriteResult: ...
 
-    if TYPE_CHECKING:  # MemVault's own
+    def add_facts(self, items: Sequence[Any], *, namespace: str | None = None) -> Any: ...
 
-        def write_many(
-            self, items: Sequence[Any], *, namespace: str | None = None
-        ) -> WriteResult: ...
 
-        def add_facts(self, items: Sequence[Any], *, namespace: str | None = None) -> Any: ...
+class Interop(Capability[InteropFacade]):
+    # -- the logical dump (memvault.interop.dump) -------------------------------------------------
+    def export(
+        self, out: IO[str], *, namespace: str | None = None, with_vectors: bool = True
+    ) -> DumpSummary:
+        """Every record of the namespace as JSON lines (docs/interop.md), vectors included
+        unless ``with_vectors`` is false."""
+        return export_namespace(
+            self.store,
+            self.ns(namespace),
+            out,
+            embedder_name=self.c.embedder.name,
+            with_vectors=with_vectors,
+        )
 
-        writer: Writer
+    def import_(
+        self,
+        source: IO[str],
+        *,
+        namespace: str | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> DumpSummary:
+        """Read a dump :meth:`export` wrote (into ``namespace``, or the one it names); its
+        vectors are kept when they are the configured model's, computed again otherwise."""
+        return import_namespace(
+            self.store,
+            source,
+            embedder=self.c.embedder,
+            namespace=self.ns(namespace) if namespace else None,
+            chunk_chars=self.settings.chunk_chars,
+            on_progress=on_progress,
+        )
 
     # -- MEMORY.md directories ----------------------------------------------------------------
     def import_memory_dir(
@@ -67,7 +92,7 @@ class InteropMethods:
                 items.append(item)
             elif (before.metadata.get("memory_dir") or {}).get("body") != m.body:
                 changed.append(m.file)
-        result = self.write_many(items, namespace=ns) if items else None
+        result = self.vault.write_many(items, namespace=ns) if items else None
         known = {m.name for m in reading.memories}
         links = [
             {
@@ -82,7 +107,7 @@ class InteropMethods:
             if link in known
         ]
         if links:
-            self.add_facts(links, namespace=ns)
+            self.vault.add_facts(links, namespace=ns)
         return {
             "namespace": ns,
             "files": len(reading.memories),
@@ -173,13 +198,13 @@ class InteropMethods:
                 # one bad row never sinks the import (nor, retried, every later one): rows the
                 # write path would refuse are skipped and listed, the rest written
                 labels = [f"observation {it['metadata']['claude_mem']['id']}" for it in batch]
-                bad = self.writer.check(ns, batch, labels, now=self.now())
+                bad = self.vault.writer.check(ns, batch, labels, now=self.now())
                 refused = {p.where for p in bad}
                 problems.extend({"where": p.where, "message": p.message} for p in bad)
                 counts["skipped_invalid"] += len(refused)
                 good = [it for it, label in zip(batch, labels, strict=True) if label not in refused]
                 if good:
-                    result = self.write_many(good, namespace=ns)
+                    result = self.vault.write_many(good, namespace=ns)
                     counts["imported"] += result.created
                     counts["duplicates"] += result.duplicates
                 batch.clear()

@@ -1,5 +1,5 @@
-"""The persona half of the SDK facade: ``MemVault`` inherits it; every method delegates to
-:class:`memvault.persona.service.PersonaService`."""
+"""The persona capability of the SDK facade (``vault.persona``): attitudes and skills, each
+method delegating to :class:`memvault.persona.service.PersonaService` (``.service``)."""
 
 from __future__ import annotations
 
@@ -7,24 +7,14 @@ from datetime import datetime
 from typing import Any
 
 from memvault.clock import ensure_utc
-from memvault.config import Settings
-from memvault.container import Container
+from memvault.container import Capability, Facade
 from memvault.kg.persona import Category
 from memvault.persona.service import PersonaService
 
 
-class PersonaMethods:
-    c: Container
-    settings: Settings
-
-    def ns(self, namespace: str | None) -> str:
-        raise NotImplementedError
-
-    def now(self, now: datetime | None = None) -> datetime:
-        raise NotImplementedError
-
+class Persona(Capability[Facade]):
     @property
-    def persona(self) -> PersonaService:
+    def service(self) -> PersonaService:
         return PersonaService(self.c.store, self.settings.persona)
 
     def attitudes(
@@ -39,7 +29,7 @@ class PersonaMethods:
         ``persona.current_floor``); with ``history`` every version, each with its status
         (current, faded, superseded)."""
         at = ensure_utc(as_of, "as_of") if as_of else self.now()
-        return self.persona.attitudes(
+        return self.service.attitudes(
             self.ns(namespace), at=at, category_=category, history=history
         )
 
@@ -58,7 +48,7 @@ class PersonaMethods:
     ) -> dict[str, Any]:
         """Restating a current attitude corroborates it; changing one starts a new version
         (the old one is kept, superseded); ``evidence``: the episode it comes from."""
-        return self.persona.upsert_attitude(
+        return self.service.upsert_attitude(
             self.ns(namespace),
             category,
             statement,
@@ -79,7 +69,7 @@ class PersonaMethods:
     ) -> list[dict[str, Any]]:
         """Each skill with its level (L1 exposure, L2 competent, L3 generative) and why."""
         at = ensure_utc(as_of, "as_of") if as_of else self.now()
-        return self.persona.skills(self.ns(namespace), at=at, min_level=min_level)
+        return self.service.skills(self.ns(namespace), at=at, min_level=min_level)
 
     def record_skill_use(
         self,
@@ -91,6 +81,6 @@ class PersonaMethods:
         now: datetime | None = None,
     ) -> dict[str, Any]:
         """One use of a skill (read < do < teach / build), with the episode it shows in."""
-        return self.persona.record_skill_use(
+        return self.service.record_skill_use(
             self.ns(namespace), skill, kind=kind, at=self.now(now), episode_id=evidence
         )

@@ -1,47 +1,40 @@
-"""The profile half of the SDK facade — verdicts, knowledge gaps, the interest profile, the
-diary and prefetch (docs/gaps.md): ``MemVault`` inherits it."""
+"""The profiling capability of the SDK facade (``vault.profiling``): verdicts on recalls,
+knowledge gaps, the interest profile, the diary and prefetch (docs/gaps.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from memvault.config import Settings
-from memvault.container import Container
+from memvault.container import Capability, Facade
 from memvault.errors import InvalidInputError
-from memvault.kg.store import Batch, Store
+from memvault.kg.store import Batch
 from memvault.profile import recall_log
 from memvault.recall import Recaller
 
-if TYPE_CHECKING:
-    from collections.abc import Iterable
 
+class ProfilingFacade(Facade, Protocol):
+    """What profiling reads of the facade beyond the container: the recaller (prefetch),
+    feedback on memories (verdicts) and the discovery inbox (gaps)."""
 
-class ProfileMethods:
-    c: Container
-    settings: Settings
-    store: Store
     recaller: Recaller
 
-    if TYPE_CHECKING:  # provided by MemVault and its other halves
+    def judge(
+        self,
+        ids: Iterable[str],
+        signal: str,
+        *,
+        namespace: str | None = None,
+        now: datetime | None = None,
+    ) -> list[str]: ...
 
-        def ns(self, namespace: str | None) -> str: ...
+    def inbox(
+        self, *, namespace: str | None = None, status: str | None = "unseen", limit: int = 100
+    ) -> list[dict[str, Any]]: ...
 
-        def now(self, now: datetime | None = None) -> datetime: ...
 
-        def judge(
-            self,
-            ids: Iterable[str],
-            signal: str,
-            *,
-            namespace: str | None = None,
-            now: datetime | None = None,
-        ) -> list[str]: ...
-
-        def inbox(
-            self, *, namespace: str | None = None, status: str | None = "unseen", limit: int = 100
-        ) -> list[dict[str, Any]]: ...
-
+class Profiling(Capability[ProfilingFacade]):
     def verdict(
         self,
         recall_id: str,
@@ -61,7 +54,7 @@ class ProfileMethods:
         )
         for rid, signal in signals:
             if rid in self._memory_ids(ns, [rid]):  # not a persona hit
-                self.judge([rid], signal, namespace=ns, now=now)
+                self.vault.judge([rid], signal, namespace=ns, now=now)
         from memvault.changes import policy
         from memvault.changes.docs import last_ops
 
@@ -132,7 +125,7 @@ class ProfileMethods:
                 p,
                 [
                     h.model_dump(mode="json")
-                    for h in self.recaller.recall(ns, p.query, k=s.k, now=at)
+                    for h in self.vault.recaller.recall(ns, p.query, k=s.k, now=at)
                 ],
             )
             for p in predictions
@@ -158,4 +151,6 @@ class ProfileMethods:
         """Knowledge gaps: recall failures (open) and structural ones (the discovery inbox's),
         each with its kind."""
         ns = self.ns(namespace)
-        return recall_log.gaps(self.store, ns, self.inbox(namespace=ns, status=None, limit=10_000))
+        return recall_log.gaps(
+            self.store, ns, self.vault.inbox(namespace=ns, status=None, limit=10_000)
+        )

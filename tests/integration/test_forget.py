@@ -181,6 +181,6 @@ def test_a_fact_derived_after_the_preview_is_erased_with_the_memory(mv: MemVault
     mv.store.apply(
         Batch("default", facts=[late.model_copy(update={"source_episode_ids": [secret.id]})])
     )
-    done = mv.forgetting.apply(preview, by="tester", now=T)
+    done = mv.forgetting.service.apply(preview, by="tester", now=T)
     assert late.id in done.fact_ids  # planned again under the lock
     assert not [f for f in mv.facts(include_history=True) if f.object == "4417"]

@@ -1,30 +1,29 @@
-"""Forget, erase a subject and correct on the SDK facade: ``MemVault`` inherits these; each
-delegates to :class:`memvault.capabilities.forget.Forgetting`."""
+"""The forgetting capability of the SDK facade (``vault.forgetting``): forget memories, erase
+a data subject, correct a memory; each delegates to
+:class:`memvault.capabilities.forget.Forgetting` (``.service``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from memvault.capabilities.forget import Correction, ForgetPlan, Forgetting
-from memvault.container import Container
+from memvault.container import Capability, Facade
 from memvault.errors import InvalidInputError, NotFoundError
 from memvault.ingest.pipeline import Writer
 
 
-class ForgetMethods:
-    c: Container
+class ForgetFacade(Facade, Protocol):
+    """What forgetting reads of the facade beyond the container: the writer (a correction
+    is written as a new memory)."""
+
     writer: Writer
 
-    def ns(self, namespace: str | None) -> str:
-        raise NotImplementedError
 
-    def now(self, now: datetime | None = None) -> datetime:
-        raise NotImplementedError
-
+class Forgetter(Capability[ForgetFacade]):
     @property
-    def forgetting(self) -> Forgetting:
+    def service(self) -> Forgetting:
         return Forgetting(self.c.store, self.c.coord, self.c.settings)
 
     def forget(
@@ -40,8 +39,8 @@ class ForgetMethods:
         memories also support stays, without them. ``dry_run``: the plan, nothing changed.
         Cannot be undone; undo of an earlier dream run does not bring them back."""
         ns = self.ns(namespace)
-        plan = self.forgetting.plan(ns, [ids] if isinstance(ids, str) else list(ids))
-        return plan if dry_run else self.forgetting.apply(plan, by=by, now=self.now(now))
+        plan = self.service.plan(ns, [ids] if isinstance(ids, str) else list(ids))
+        return plan if dry_run else self.service.apply(plan, by=by, now=self.now(now))
 
     def forget_subject(
         self,
@@ -55,8 +54,8 @@ class ForgetMethods:
         """Everything about one person (a data subject): by default a dry run listing what
         would go; ``dry_run=False`` erases it."""
         ns = self.ns(namespace)
-        plan = self.forgetting.plan_subject(ns, name)
-        return plan if dry_run else self.forgetting.apply(plan, by=by, now=self.now(now))
+        plan = self.service.plan_subject(ns, name)
+        return plan if dry_run else self.service.apply(plan, by=by, now=self.now(now))
 
     def correct(
         self,
@@ -87,11 +86,11 @@ class ForgetMethods:
             "occurred_at": old.occurred_at,
             "metadata": {"corrects": old.id},
         }
-        result = self.writer.write_episodes(ns, [item], now=at)
+        result = self.vault.writer.write_episodes(ns, [item], now=at)
         new_id = result.episode_ids[0] if result.episode_ids else None
         if new_id is None or new_id == old.id:
             raise InvalidInputError(
                 "says what the memory already says", field="text", hint="give the corrected text"
             )
         (new,) = self.c.store.get_episodes(ns, [new_id])
-        return self.forgetting.retire_corrected(ns, old, new, by=by, now=at)
+        return self.service.retire_corrected(ns, old, new, by=by, now=at)
