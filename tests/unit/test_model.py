@@ -93,6 +93,8 @@ def test_public_api_all_is_exact() -> None:
         "client_ops",
         "capabilities",
         "container",
+        "memories",
+        "digests",
         "language",
         "logs",
     }
