@@ -54,6 +54,8 @@ def build_embedder(settings: Settings) -> Embedder:
     choice = settings.embedder
     if choice == "minilm" or (choice == "auto" and model_available()):
         device = settings.embedder_device
+        if settings.embedder_precision == "int8":  # a CPU setting: ONNX Runtime's quantiser
+            return _int8(settings)
         runtime = runtime_for(settings.embedder_runtime, device, onnx_installed=onnx_available())
         if runtime == "onnx":
             return OnnxEmbedder(settings.data_dir / "models", device=device)
@@ -64,6 +66,21 @@ def build_embedder(settings: Settings) -> Embedder:
             "HASHING FALLBACK embedder (lexical only). Install the 'ml' extra for real recall."
         )
     return HashingEmbedder()
+
+
+def _int8(settings: Settings) -> OnnxEmbedder:
+    wrong = (
+        "embedder_runtime=torch" if settings.embedder_runtime == "torch" else
+        "embedder_device=cuda" if settings.embedder_device == "cuda" else
+        "ONNX Runtime is not installed" if not onnx_available() else None
+    )  # fmt: skip
+    if wrong:
+        raise ConfigError(
+            f"int8 runs all-MiniLM-L6-v2 on ONNX Runtime on the CPU, but {wrong}: set "
+            "embedder_precision=fp32, or run on the CPU with ONNX Runtime (the 'ml' extra)",
+            setting="embedder_precision",
+        )
+    return OnnxEmbedder(settings.data_dir / "models", device="cpu", precision="int8")
 
 
 def _rule_workers(settings: Settings) -> int:

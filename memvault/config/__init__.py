@@ -208,6 +208,13 @@ class Settings(BaseSettings):
         "(ONNX Runtime's CUDA provider, or torch's), else the CPU; cuda: refuse to start "
         "without one.",
     )
+    embedder_precision: Literal["fp32", "int8"] = Field(
+        default="fp32",
+        description="all-MiniLM-L6-v2 on ONNX Runtime on the CPU. int8: its weights quantised "
+        "to 8-bit integers, one text a run (about twice the long texts per second on a CPU "
+        "with 8-bit dot products, vectors at cosine ≈ 0.99 to fp32's, recorded as another "
+        "model: docs/benchmarks.md).",
+    )
     llm_model: str | None = Field(default=None, description="A litellm model; None: offline.")
     llm_reasoning_model: str | None = None
     extract_with_rules: bool = Field(

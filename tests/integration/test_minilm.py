@@ -31,13 +31,19 @@ def onnx_minilm(tmp_path_factory: pytest.TempPathFactory) -> OnnxEmbedder:
     return OnnxEmbedder(tmp_path_factory.mktemp("models"))
 
 
-@pytest.fixture(params=["torch", "onnx"])
+@pytest.fixture(scope="module")
+def int8_minilm(onnx_minilm: OnnxEmbedder) -> OnnxEmbedder:
+    return OnnxEmbedder(onnx_minilm.cache_dir, precision="int8")
+
+
+@pytest.fixture(params=["torch", "onnx", "onnx-int8"])
 def minilm(
     request: pytest.FixtureRequest,
     torch_minilm: Embedder,
     onnx_minilm: OnnxEmbedder,
+    int8_minilm: OnnxEmbedder,
 ) -> Embedder:
-    return torch_minilm if request.param == "torch" else onnx_minilm
+    return {"torch": torch_minilm, "onnx": onnx_minilm, "onnx-int8": int8_minilm}[request.param]
 
 
 def test_onnx_vectors_are_the_torch_model_s_vectors(
@@ -57,11 +63,51 @@ def test_onnx_vectors_are_the_torch_model_s_vectors(
     assert a.shape == b.shape == (45, 384)
     assert float(np.min(np.sum(a * b, axis=1))) >= 0.9999
     assert onnx_minilm.name == torch_minilm.name
-    files = list(onnx_minilm.cache_dir.glob("*.onnx"))
+    files = [f for f in onnx_minilm.cache_dir.glob("*.onnx") if "int8" not in f.name]
     assert len(files) == 1  # exported once; a second embedder reuses it
     again = OnnxEmbedder(onnx_minilm.cache_dir)
     np.testing.assert_allclose(again.embed(texts[:2]), b[:2], atol=1e-6)
-    assert list(onnx_minilm.cache_dir.glob("*.onnx")) == files
+    assert [f for f in onnx_minilm.cache_dir.glob("*.onnx") if "int8" not in f.name] == files
+
+
+def test_int8_vectors_are_near_full_precision_s_and_named_apart(
+    onnx_minilm: OnnxEmbedder, int8_minilm: OnnxEmbedder
+) -> None:
+    """The quantised graph is made once from the exported one; its vectors are close to full
+    precision's but not the same, so they carry another name (a namespace keeps one)."""
+    texts = [
+        "where does Maya live now?",
+        "I moved to Lisbon last week, the flat is near the river and the light is lovely. " * 30,
+        "We adopted a beagle.",
+        "",
+    ] + [f"memory number {i} about the garden" for i in range(20)]
+    a, b = onnx_minilm.embed(texts), int8_minilm.embed(texts)
+    cos = np.sum(a * b, axis=1)
+    assert b.shape == (24, 384) and np.allclose(np.linalg.norm(b, axis=1), 1.0, atol=1e-4)
+    assert float(cos.min()) >= 0.96 and float(cos.mean()) >= 0.985 and float(cos.max()) < 0.99999
+    alone = np.vstack([int8_minilm.embed([t]) for t in texts[:3]])
+    np.testing.assert_array_equal(alone, b[:3])  # a text's vector does not depend on its batch
+    assert int8_minilm.name == "all-MiniLM-L6-v2-int8" != onnx_minilm.name
+    assert len(list(onnx_minilm.cache_dir.glob("*-int8.onnx"))) == 1
+    assert int8_minilm.device == "cpu"
+
+
+def test_a_vault_set_to_int8_records_it_and_refuses_it_where_it_cannot_run(
+    tmp_path: Path,
+) -> None:
+    from memvault.errors import ConfigError, EmbeddingError
+
+    with MemVault.open(tmp_path / "v.db", embedder_precision="int8", clock=FixedClock(T0)) as v:
+        v.write("Adopted a beagle puppy from the shelter last weekend.")
+        v.write("The quarterly tax filing is due at the end of April.")
+        assert "beagle" in v.recall("What pet do I have?")[0].text
+        assert v.stats()["embedder"]["vectors"]["name"] == "all-MiniLM-L6-v2-int8"
+    for wrong in ({"embedder_runtime": "torch"}, {"embedder_device": "cuda"}):
+        with pytest.raises(ConfigError, match="int8 runs all-MiniLM-L6-v2") as caught:
+            MemVault.open(tmp_path / "v.db", embedder_precision="int8", **wrong)
+        assert caught.value.setting == "embedder_precision"
+    with pytest.raises(EmbeddingError, match="runs on the CPU"):
+        OnnxEmbedder(tmp_path, device="cuda", precision="int8")
 
 
 def test_one_tokenizer_pass_gives_sentence_transformers_own_vectors(
