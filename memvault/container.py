@@ -5,7 +5,7 @@ chooses the parts and hands over how to build the offline rules.
 
 Also here, because every floor above reads them: :class:`Capability`, the base of the
 objects the SDK facade composes (``vault.persona``, ``vault.review``, ...), the
-:class:`Facade` protocol they read the vault through, and :class:`alias`, the typed flat
+:class:`Facade` protocol they read the vault through, and :func:`alias`, the typed flat
 name the facade keeps for each of their methods (``vault.attitudes`` is
 ``vault.persona.attitudes``)."""
 
