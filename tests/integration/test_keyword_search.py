@@ -4,6 +4,7 @@ alone in its store is searched without its namespace token, with the same rankin
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from memvault.config import IndexSettings
@@ -121,4 +122,23 @@ def test_beyond_the_window_records_score_the_idf_of_their_words(tmp_path: Path) 
     # words with fewer matches than the window: bm25 as before
     few = store.keyword_topk(NS, "episode", ["shed", "rental"], 50)
     assert {i for i, _ in few} == {old_both.id, kayak_only.id}
+    store.close()
+
+
+def test_a_small_store_scores_words_by_its_own_counts(tmp_path: Path) -> None:
+    """bm25 floors the idf of a word in half of the rows or more: in a store of two notes
+    "adopt" (in one) would score as little as "ana" (in both). Scored by the namespace's
+    own counts, the word in one note weighs log 2 and the word in both nothing."""
+    store = SQLiteStore(tmp_path / "v.db")
+    cat, cello = episode("Ana: I adopted a cat named Miso."), episode("Ana: I play the cello.")
+    store.apply(Batch(namespace=NS, episodes=[cat, cello]))
+    hits = store.keyword_topk(NS, "episode", ["pet", "ana", "adopt"], 10)
+    assert [i for i, _ in hits] == [cat.id]
+    assert abs(hits[0][1] - math.log(2)) < 1e-9
+    assert store.keyword_topk(NS, "episode", ["ana"], 10) == []  # tells neither apart
+    store.apply(Batch(namespace=NS, episodes=[episode(f"Ana: walk {i}") for i in range(8)]))
+    # ten notes: "adopt" has a real bm25 idf again, and bm25 (not the recount) ranks
+    (best, score), *rest = store.keyword_topk(NS, "episode", ["ana", "adopt"], 10)
+    assert best == cat.id and score > 0.1 and score != math.log(10)
+    assert len(rest) == 9 and all(s < 1e-4 for _, s in rest)  # "ana" alone: floored
     store.close()

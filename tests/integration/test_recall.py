@@ -253,6 +253,17 @@ def test_the_first_recall_of_a_process_freezes_what_it_loaded(tmp_path: Path, se
         assert after == later == 0
 
 
+def test_a_new_vault_of_two_memories_finds_by_keyword(vault: MemVault) -> None:
+    """Two memories, both Ana's: bm25 gives "adopt" (in one of two) no idf, and without
+    the namespace's own counts the keyword channel told nothing apart and the hashing
+    embedder's cosine put the cello first."""
+    for text in ("I adopted a cat named Miso.", "I started learning the cello."):
+        vault.write(text, namespace="new", speaker="Ana")
+    hits = vault.recall("what pet did Ana adopt?", namespace="new")
+    assert "Miso" in hits[0].text and hits[0].explanation.signals["keyword"] > 0
+    assert "keyword" not in hits[1].explanation.signals
+
+
 def test_a_word_in_most_records_is_no_keyword_evidence(chat: MemVault) -> None:
     """Every turn is Ana's, so the keyword index (speaker: text) matches "Ana" in all of
     them; bm25 gives such a word no idf, and scaled by the channel's best each match would

@@ -27,6 +27,14 @@ occurrence at average length; ties go to the newest. An old record that shares o
 frequent word with the query is then no keyword candidate (dense and graph search still
 reach it), and one with a rare word scores that word. Namespaces too small to reach the
 limit (LoCoMo's, the generated evaluation sets') are ranked by bm25 as before.
+
+bm25's idf, log((N - n + 0.5) / (n + 0.5)), reads the whole table's counts and is floored at
+1e-6 for a word in half of the rows or more. In a small store that floor erases evidence: in
+a vault of two memories a word in one of them ("adopt" in "I adopted a cat") scores as little
+as a name in both, and recall drops both as telling nothing apart. So in a namespace no
+larger than the window, when bm25 floored the words of its best match (so of every match),
+the matches are scored again by the namespace's own counts, each word weighing log(N / n):
+a word in every record weighs nothing (it tells none apart), one in half of them log 2.
 """
 
 from __future__ import annotations
@@ -42,6 +50,9 @@ import numpy as np
 from memvault.config import IndexSettings
 from memvault.errors import InvalidInputError
 from memvault.kg.sqlite.sql import ns_token
+
+# a bm25 score at most this came only from words bm25 gave no idf (FTS5 floors it at 1e-6)
+FLOORED = 1e-4
 
 
 def fts_query(namespace: str, terms: Sequence[str], *, scoped: bool = True) -> str | None:
@@ -67,9 +78,15 @@ class KeywordSearch:
         match = fts_query(namespace, terms, scoped=scoped)
         if match is None or k <= 0:
             return []
-        if sum(counted.matches.get(t, 0) for t in terms) <= self.window:
-            return self._ranked(conn, table, namespace, match, k)
-        return self._by_idf(conn, namespace, table, terms, counted, k, scoped=scoped)
+        if sum(counted.matches.get(t, 0) for t in terms) > self.window:
+            return self._by_idf(conn, namespace, table, terms, counted, k, scoped=scoped)
+        found = self._ranked(conn, table, namespace, match, k)
+        if counted.records > self.window or not found or found[0][1] > FLOORED:
+            return found
+        counted = self.common.counts(
+            conn, namespace, table, terms, self.window, scoped=scoped, every=True
+        )
+        return self._by_idf(conn, namespace, table, terms, counted, k, scoped=scoped, own=True)
 
     def _by_idf(
         self,
@@ -81,9 +98,12 @@ class KeywordSearch:
         k: int,
         *,
         scoped: bool,
+        own: bool = False,
     ) -> list[tuple[str, float]]:
         """Each record among every term's newest ``window`` matches scores the idf of the
-        terms it contains (bm25 with one occurrence at average length); ties: newest first."""
+        terms it contains (bm25 with one occurrence at average length; ``own``: the
+        namespace's log(N / n), and a record scoring nothing is left out); ties: newest
+        first."""
         rowids, weights = [], []
         for term in terms:
             n = counted.matches[term]
@@ -94,11 +114,18 @@ class KeywordSearch:
             ).fetchone()
             found = np.array(listed.split(",") if listed else [], dtype=np.int64)
             rowids.append(found)
-            idf = max(math.log((counted.records - n + 0.5) / (n + 0.5)), 1e-6)
+            if own:
+                idf = math.log(max(counted.records, n, 1) / max(n, 1))
+            else:
+                idf = max(math.log((counted.records - n + 0.5) / (n + 0.5)), 1e-6)
             weights.append(np.full(len(found), idf))
         unique, which = np.unique(np.concatenate(rowids), return_inverse=True)
         scores = np.bincount(which, weights=np.concatenate(weights))
         order = np.lexsort((-unique, -scores))[:k]
+        if own:
+            order = order[scores[order] > 0]
+        if len(order) == 0:
+            return []
         best = [(int(unique[i]), float(scores[i])) for i in order]
         ids = dict(
             conn.execute(
@@ -153,15 +180,16 @@ class CommonTerms:
         window: int,
         *,
         scoped: bool = True,
+        every: bool = False,
     ) -> TermCounts:
         """How many records match each term, as far as pruning and the bm25 window need to
-        know (none counted in a namespace too small for either)."""
+        know (none counted in a namespace too small for either, unless ``every``)."""
         terms = [t for t in terms if t.strip()]
         row = conn.execute("SELECT seq FROM namespaces WHERE name = ?", (namespace,)).fetchone()
         seq = int(row[0]) if row else 0
         size = self._size(conn, namespace, table, seq)
         cap = int(self.share * size) if size >= self.min_records and len(terms) > 1 else None
-        if cap is None and size <= window:
+        if cap is None and size <= window and not every:
             return TermCounts(size, {}, None)
         limit = size if cap is None else max(cap, window)
         return TermCounts(
