@@ -96,6 +96,7 @@ class OnnxEmbedder:
         batch_size: int | None = None,
         device: str = "auto",
         precision: str = "fp32",
+        spin: bool = False,
     ):
         if precision not in ("fp32", "int8"):
             raise EmbeddingError(f"unknown precision {precision!r}: fp32 or int8")
@@ -105,6 +106,11 @@ class OnnxEmbedder:
                 "path computes in fp16 already)"
             )
         self.precision = precision
+        # ONNX Runtime's worker threads spin between runs by default: on a busy CPU they
+        # take time from the threads with work, and a one-question run waits on them (2
+        # cores, two busy processes beside it: p95 of a query 14-17 ms spinning, 7-13 not;
+        # batch throughput within noise; bench/embed_contention.py)
+        self.spin = spin
         self.name = "all-MiniLM-L6-v2" + ("-int8" if precision == "int8" else "")
         self.cache_dir = Path(cache_dir)
         self.requested = "cpu" if precision == "int8" else device
@@ -155,6 +161,9 @@ class OnnxEmbedder:
                 options = ort.SessionOptions()
                 options.intra_op_num_threads = os.cpu_count() or 1
                 options.log_severity_level = 3
+                options.add_session_config_entry(
+                    "session.intra_op.allow_spinning", "1" if self.spin else "0"
+                )
                 providers = ["CPUExecutionProvider"]
                 if self.device == "cuda":
                     providers.insert(0, "CUDAExecutionProvider")

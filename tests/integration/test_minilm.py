@@ -70,6 +70,20 @@ def test_onnx_vectors_are_the_torch_model_s_vectors(
     assert [f for f in onnx_minilm.cache_dir.glob("*.onnx") if "int8" not in f.name] == files
 
 
+def test_worker_threads_sleep_between_runs_unless_asked_to_spin(
+    onnx_minilm: OnnxEmbedder,
+) -> None:
+    """Spinning threads take a busy CPU from the ones with work (bench/embed_contention.py);
+    memvault's sessions let them sleep, and the vectors are the same either way."""
+    texts = ["where does Maya live now?", "I moved to Lisbon last week."]
+    spinning = OnnxEmbedder(onnx_minilm.cache_dir, spin=True)
+    np.testing.assert_allclose(spinning.embed(texts), onnx_minilm.embed(texts), atol=1e-6)
+    key = "session.intra_op.allow_spinning"
+    for embedder, value in ((onnx_minilm, "0"), (spinning, "1")):
+        session, _ = embedder._load()
+        assert session.get_session_options().get_session_config_entry(key) == value
+
+
 def test_int8_vectors_are_near_full_precision_s_and_named_apart(
     onnx_minilm: OnnxEmbedder, int8_minilm: OnnxEmbedder
 ) -> None:
