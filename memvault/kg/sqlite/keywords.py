@@ -35,6 +35,7 @@ as a name in both, and recall drops both as telling nothing apart. So in a names
 larger than the window, when bm25 floored the words of its best match (so of every match),
 the matches are scored again by the namespace's own counts, each word weighing log(N / n):
 a word in every record weighs nothing (it tells none apart), one in half of them log 2.
+When that tells no match apart (a store of one record), bm25's floored scores stand.
 """
 
 from __future__ import annotations
@@ -86,7 +87,10 @@ class KeywordSearch:
         counted = self.common.counts(
             conn, namespace, table, terms, self.window, scoped=scoped, every=True
         )
-        return self._by_idf(conn, namespace, table, terms, counted, k, scoped=scoped, own=True)
+        # when the recount tells no match apart either (one record; a word in every one),
+        # bm25's answer stands: its floored scores say so to the caller
+        own = self._by_idf(conn, namespace, table, terms, counted, k, scoped=scoped, own=True)
+        return own or found
 
     def _by_idf(
         self,
