@@ -108,7 +108,7 @@ class OnnxEmbedder:
         self.precision = precision
         # ONNX Runtime's worker threads spin between runs by default: on a busy CPU they
         # take time from the threads with work, and a one-question run waits on them (2
-        # cores, two busy processes beside it: p95 of a query 14-17 ms spinning, 7-13 not;
+        # cores, two busy processes beside it: p95 of a query 13-17 ms spinning, 7-13 not;
         # batch throughput within noise; bench/embed_contention.py)
         self.spin = spin
         self.name = "all-MiniLM-L6-v2" + ("-int8" if precision == "int8" else "")
