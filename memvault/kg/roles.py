@@ -16,6 +16,11 @@ import numpy as np
 from memvault.kg.model import Entity, Episode, Fact, Mention, RecordKind, Session, VectorKind
 from memvault.kg.values import Batch, Changes, Doc, FactQuery
 
+# a keyword score at most this says the match's words tell no record apart (bm25 gave them no
+# idf: FTS5 floors it at 1e-6); recall leaves such matches out when they are most of the
+# namespace
+NO_EVIDENCE = 1e-4
+
 
 class RecordStore(ABC):
     """Records by id and in order, written in atomic batches."""
@@ -138,7 +143,8 @@ class SearchStore(ABC):
     def keyword_topk(
         self, namespace: str, kind: VectorKind, terms: Sequence[str], k: int
     ) -> list[tuple[str, float]]:
-        """(id, score) of the k best keyword matches of any of ``terms`` (higher is better)."""
+        """(id, score) of the k best keyword matches of any of ``terms`` (higher is better;
+        at most ``NO_EVIDENCE``: words that tell no record apart)."""
 
     @abstractmethod
     def get_vectors(

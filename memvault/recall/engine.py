@@ -42,6 +42,7 @@ from memvault.embed import Embedder
 from memvault.ingest.catchup import PENDING
 from memvault.kg.model import normalize_name
 from memvault.kg.reads import NamespaceView, RecallQuery, RecallRead, informative
+from memvault.kg.roles import NO_EVIDENCE
 from memvault.kg.store import Doc, Store
 from memvault.kg.updates import STATEMENT_WORDS, asked_attributes
 from memvault.language.person import speakers_meant
@@ -58,8 +59,6 @@ from memvault.recall.ranking import rank
 from memvault.recall.results import Hit
 
 _settled = False
-# a keyword score at most this came from words in at least half of the records (no idf)
-NO_EVIDENCE = 1e-4
 KINDS: tuple[Literal["episode", "fact"], ...] = ("episode", "fact")
 
 

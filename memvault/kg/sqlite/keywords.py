@@ -50,10 +50,8 @@ import numpy as np
 
 from memvault.config import IndexSettings
 from memvault.errors import InvalidInputError
+from memvault.kg.roles import NO_EVIDENCE
 from memvault.kg.sqlite.sql import ns_token
-
-# a bm25 score at most this came only from words bm25 gave no idf (FTS5 floors it at 1e-6)
-FLOORED = 1e-4
 
 
 def fts_query(namespace: str, terms: Sequence[str], *, scoped: bool = True) -> str | None:
@@ -82,7 +80,7 @@ class KeywordSearch:
         if sum(counted.matches.get(t, 0) for t in terms) > self.window:
             return self._by_idf(conn, namespace, table, terms, counted, k, scoped=scoped)
         found = self._ranked(conn, table, namespace, match, k)
-        if counted.records > self.window or not found or found[0][1] > FLOORED:
+        if counted.records > self.window or not found or found[0][1] > NO_EVIDENCE:
             return found
         counted = self.common.counts(
             conn, namespace, table, terms, self.window, scoped=scoped, every=True
