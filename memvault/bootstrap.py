@@ -138,6 +138,7 @@ def bootstrap(settings: Settings | None = None, **overrides: Any) -> Container:
     """Build everything from settings; ``overrides`` replace parts (store=, embedder=, ...)."""
     settings = settings or load_settings()
     store = overrides.pop("store", None) or build_store(settings)
+    workers = _rule_workers(settings)
     return Container(
         settings=settings,
         store=store,
@@ -145,7 +146,8 @@ def bootstrap(settings: Settings | None = None, **overrides: Any) -> Container:
         llm=overrides.pop("llm", None) or build_llm(settings),
         clock=overrides.pop("clock", None) or SystemClock(),
         coord=overrides.pop("coord", None) or build_coordination(settings),
-        make_rules=lambda: OfflineProvider(offline_handlers(), workers=_rule_workers(settings)),
+        make_rules=lambda: OfflineProvider(offline_handlers(), workers=workers),
+        rule_workers=workers,
         reasoning_llm=overrides.pop("reasoning_llm", None)
         or (
             Resilient(

@@ -36,6 +36,7 @@ class Container:
     coord: Coordination
     make_rules: Callable[[], LLM]
     reasoning_llm: LLM | None = None
+    rule_workers: int = 1  # processes the write path's rules may use (setting rule_workers)
     _ontology: Ontology | None = field(default=None, repr=False)
     _rules: LLM | None = field(default=None, repr=False)
 

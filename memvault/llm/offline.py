@@ -14,10 +14,7 @@ from pydantic import BaseModel
 
 from memvault.errors import LLMError
 from memvault.llm.port import Prompt, T, UsageLedger
-from memvault.llm.workers import MIN_BATCH, WorkerError, importable, shared
-from memvault.logs import get_logger
-
-log = get_logger(__name__)
+from memvault.llm.workers import run_pure
 
 Handler = Callable[[Mapping[str, Any]], BaseModel]
 
@@ -48,23 +45,20 @@ class OfflineProvider:
         sinks the rest). A batch of at least ``MIN_BATCH`` prompts of one handler that worker
         processes can import runs in ``workers`` processes; otherwise, and when the workers
         fail (logged: the fallback), here, one by one."""
-        where = None
-        if self.workers > 1 and len(prompts) >= MIN_BATCH:
-            names = {p.name for p in prompts}
-            handler = self.handlers.get(names.pop()) if len(names) == 1 else None
-            where = importable(handler) if handler is not None else None
-        if where is not None:
-            try:
-                answers = shared(self.workers).run(where, [p.inputs for p in prompts])
-            except WorkerError as exc:
-                log.warning("offline.workers_fallback", reason=str(exc), call_site=call_site)
-            else:
-                out: list[T | Exception] = []
-                for prompt, answer in zip(prompts, answers, strict=True):
-                    if not isinstance(answer, Exception):
-                        self.usage.record(call_site)
-                    out.append(answer if isinstance(answer, Exception) else _shaped(prompt, answer))
-                return out
+        names = {p.name for p in prompts}
+        handler = self.handlers.get(names.pop()) if len(names) == 1 else None
+        answers = (
+            run_pure(handler, [p.inputs for p in prompts], self.workers)
+            if handler is not None
+            else None
+        )
+        if answers is not None:
+            out: list[T | Exception] = []
+            for prompt, answer in zip(prompts, answers, strict=True):
+                if not isinstance(answer, Exception):
+                    self.usage.record(call_site)
+                out.append(answer if isinstance(answer, Exception) else _shaped(prompt, answer))
+            return out
         done: list[T | Exception] = []
         for prompt in prompts:
             try:

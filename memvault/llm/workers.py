@@ -27,6 +27,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from memvault.errors import MemvaultError
+from memvault.logs import get_logger
+
+log = get_logger(__name__)
 
 MIN_BATCH = 32  # fewer prompts are answered in-process: a worker's round trip costs more
 _HEADER = 8
@@ -58,6 +61,23 @@ def importable(handler: Callable[..., Any]) -> tuple[str, str] | None:
     except (ImportError, AttributeError):
         return None
     return (module, name) if found is handler else None
+
+
+def run_pure(
+    handler: Callable[[Mapping[str, Any]], Any], inputs: Sequence[Mapping[str, Any]], workers: int
+) -> list[Any] | None:
+    """``handler(i)`` for each of ``inputs`` in ``workers`` processes (each answer, or the
+    exception the handler raised), or None where they cannot take it: fewer than
+    ``MIN_BATCH`` inputs, one worker, a handler they cannot import, or workers that failed
+    (logged ``offline.workers_fallback``). None: the caller runs the batch itself."""
+    where = importable(handler) if workers > 1 and len(inputs) >= MIN_BATCH else None
+    if where is None:
+        return None
+    try:
+        return shared(workers).run(where, inputs)
+    except WorkerError as exc:
+        log.warning("offline.workers_fallback", reason=str(exc), handler=".".join(where))
+        return None
 
 
 IDLE_S = 60.0  # workers left idle this long are stopped (the next batch starts them again)

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from memvault.kg.persona import Category, UseKind
 from memvault.language import clip
@@ -209,3 +211,10 @@ def skills(text: str) -> list[SkillDraft]:
             seen.add(name.lower())
             out.append(SkillDraft(name=name, kind=kind))
     return out
+
+
+def read(item: Mapping[str, Any]) -> tuple[list[AttitudeDraft], list[SkillDraft]]:
+    """What the rules find in one text (``item["text"]``): the write path's unit of work,
+    a pure function a rule worker can run (memvault.llm.workers)."""
+    text = item["text"]
+    return attitudes(text), skills(text)

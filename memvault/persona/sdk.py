@@ -15,7 +15,7 @@ from memvault.persona.service import PersonaService
 class Persona(Capability[Facade]):
     @property
     def service(self) -> PersonaService:
-        return PersonaService(self.c.store, self.settings.persona)
+        return PersonaService(self.c.store, self.settings.persona, workers=self.c.rule_workers)
 
     def attitudes(
         self,

@@ -17,6 +17,7 @@ from memvault.kg.model import Episode
 from memvault.kg.persona import LEVELS, Attitude, Category, Evidence, Skill, skill_key
 from memvault.kg.store import Doc, Store
 from memvault.language.person import is_assistant
+from memvault.llm.workers import run_pure
 from memvault.persona import rules
 from memvault.persona.layer import (
     AttitudeView,
@@ -53,8 +54,10 @@ def _confidence(value: float | None) -> float | None:
 
 
 class PersonaService:
-    def __init__(self, store: Store, settings: PersonaSettings):
-        self.store, self.s = store, settings
+    def __init__(self, store: Store, settings: PersonaSettings, *, workers: int = 1):
+        """``workers`` > 1: the rules read a large batch of episodes being written in that
+        many rule worker processes (memvault.llm.workers), as the extraction does."""
+        self.store, self.s, self.workers = store, settings, workers
         self.docs = PersonaStore(store)
 
     def _evidence(self, ns: str, episode_id: str | None, at: datetime) -> Evidence:
@@ -131,11 +134,14 @@ class PersonaService:
         self, ns: str, episodes: Sequence[Episode]
     ) -> tuple[list[Attitude | Skill], dict[str, int]]:
         """The rules over episodes: the attitude and skill records they change, and counts."""
+        own = [e for e in episodes if not is_assistant(e.speaker)]  # not the agent's words
+        texts = [{"text": e.content} for e in own]
+        read = run_pure(rules.read, texts, self.workers) or [rules.read(t) for t in texts]
         found: list[tuple[Episode, list[rules.AttitudeDraft], list[rules.SkillDraft]]] = []
-        for e in episodes:
-            if is_assistant(e.speaker):
-                continue  # the person's own words, not the agent's
-            drafts, uses = rules.attitudes(e.content), rules.skills(e.content)
+        for e, answer in zip(own, read, strict=True):
+            if isinstance(answer, Exception):
+                raise answer  # what the rules would have raised here
+            drafts, uses = answer
             if drafts or uses:
                 found.append((e, drafts, uses))
         counts = {"attitudes": 0, "skill_uses": 0}

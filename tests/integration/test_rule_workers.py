@@ -15,7 +15,8 @@ from memvault import FixedClock, MemVault
 from memvault.embed import HashingEmbedder
 from memvault.llm.offline import OfflineProvider
 from memvault.llm.prompts import Extraction, extract_v1
-from memvault.llm.workers import MIN_BATCH, shared
+from memvault.llm.workers import MIN_BATCH, run_pure, shared
+from memvault.persona import rules as persona_rules
 
 T0 = datetime(2025, 3, 1, 9, tzinfo=UTC)
 SAYS = [
@@ -63,6 +64,16 @@ def test_workers_extract_what_the_writing_process_extracts(tmp_path: Path) -> No
     assert pool._procs and all(p.poll() is None for p in pool._procs)  # they ran
     assert there == here
     assert here["facts"] and here["stats"]["entities"] > 0  # something to compare
+
+
+def test_the_persona_rules_of_a_batch_run_in_the_workers_too() -> None:
+    """The write path's second set of rules (attitudes and skills) goes to the same workers:
+    each text's drafts as the writing process reads them, in order; a small batch stays."""
+    texts = [{"text": f"{SAYS[i % len(SAYS)]} I use Python daily. ({i})"} for i in range(40)]
+    there = run_pure(persona_rules.read, texts, 2)
+    assert there == [persona_rules.read(t) for t in texts]
+    assert any(drafts for drafts, _ in there) and any(uses for _, uses in there)
+    assert run_pure(persona_rules.read, texts[: MIN_BATCH - 1], 2) is None  # here instead
 
 
 def test_a_worker_killed_between_batches_is_replaced(tmp_path: Path) -> None:
