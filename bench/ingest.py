@@ -180,10 +180,16 @@ def acknowledged(items: list[dict], batch: int, embedder: Timed, db: Path, worke
     return {"rule_workers": workers, "acknowledged_per_s": round(len(items) / took, 1)}
 
 
-def end_to_end(items: list[dict], batch: int, embedder: Timed, db: Path) -> dict:
+def end_to_end(
+    items: list[dict], batch: int, embedder: Timed, db: Path, workers: int = 0, catch_up: int = 0
+) -> dict:
     """What a user waits for: the writes (deferred) with the in-process catch-up thread
-    embedding beside them, until the last vector is in."""
-    with MemVault.open(db, embedder=embedder) as vault:
+    embedding beside them, until the last vector is in. ``workers`` / ``catch_up``: the
+    settings ``rule_workers`` and ``catch_up_batch`` (0: the default)."""
+    given = {"rule_workers": workers} if workers else {}
+    if catch_up:
+        given["catch_up_batch"] = catch_up
+    with MemVault.open(db, embedder=embedder, **given) as vault:
         t = time.perf_counter()
         for s in range(0, len(items), batch):
             vault.write_many(items[s : s + batch], namespace="bench", defer_vectors=True)
@@ -193,6 +199,8 @@ def end_to_end(items: list[dict], batch: int, embedder: Timed, db: Path) -> dict
         left = vault.vectors_pending(namespace="bench")
     return {
         "episodes": len(items),
+        "rule_workers": vault.c.rule_workers,
+        "catch_up_batch": vault.settings.catch_up_batch,
         "acknowledged_per_s": round(len(items) / ack, 1),
         "with_vectors_s": round(total, 2),
         "with_vectors_per_s": round(len(items) / total, 1),
@@ -265,6 +273,14 @@ def main() -> None:
         "none, alternately three times (acknowledged rates only)",
     )
     parser.add_argument(
+        "--variants",
+        nargs="*",
+        default=[],
+        metavar="WORKERS:BATCH",
+        help="with --end-to-end: also end to end with these rule_workers:catch_up_batch "
+        "settings (0: the default), one after the other in the same run",
+    )
+    parser.add_argument(
         "--end-to-end",
         type=int,
         default=0,
@@ -299,6 +315,12 @@ def main() -> None:
         if args.end_to_end:
             items = turns(args.end_to_end, seed=13, chars=args.long_chars)
             e2e = end_to_end(items, args.batch, timed, Path(tmp) / "e2e.db")
+            for n, variant in enumerate(args.variants):
+                w, c = (int(x) for x in variant.split(":"))
+                db = Path(tmp) / f"e2e{n}.db"
+                e2e.setdefault("variants", []).append(
+                    end_to_end(items, args.batch, timed, db, workers=w, catch_up=c)
+                )
             bound = model_bound(items, timed.inner)
             e2e["share_of_model_bound"] = round(e2e["with_vectors_per_s"] / bound["turns_per_s"], 3)
             if bulk:
