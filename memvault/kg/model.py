@@ -12,6 +12,7 @@ import math
 import uuid
 from datetime import datetime
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -273,6 +274,7 @@ def chunk_episode(vector_id: str) -> str:
     return vector_id.rsplit(CHUNK, 1)[0]
 
 
+@lru_cache(maxsize=65_536)  # a bulk write asks it of the same few names again and again
 def normalize_name(name: str) -> str:
     """The form entity names are matched by: case- and space-insensitive, no articles."""
     words = "".join(c if c.isalnum() or c in " '-" else " " for c in name.lower()).split()
