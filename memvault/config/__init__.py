@@ -275,9 +275,10 @@ class Settings(BaseSettings):
         default=0,
         ge=0,
         le=64,
-        description="Processes that run the offline rules' extraction for a large write "
-        "batch (32 memories or more): 0 = one less than the cores, at most 8, with 4 cores "
-        "or more, else none, and none in server mode; 1 = none (in the writing process).",
+        description="Processes that run the offline rules (extraction, the persona rules' "
+        "reading) for a large write batch (32 memories or more): 0 = one less than the "
+        "cores, at most 8, with 4 cores or more, else none, and none in server mode; 1 = none "
+        "(in the writing process).",
     )
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
     index: IndexSettings = Field(default_factory=IndexSettings)
