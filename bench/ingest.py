@@ -22,7 +22,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memvault import MemVault
-from memvault.language.text import tail_chunks
+from memvault.embed.port import reach
+from memvault.ingest.chunking import chunks_of
+from memvault.language.text import CHUNK_CHARS, tail_chunks
 
 PEOPLE = ["Ana", "Bo", "Chen", "Dara", "Eli", "Farah", "Gus", "Hana"]
 PLACES = ["Lisbon", "Oslo", "Kyoto", "Austin", "Nairobi", "Lima", "Hanoi", "Turin"]
@@ -92,6 +94,10 @@ def turns(n: int, seed: int = 7, *, chars: int = 0) -> list[dict]:
 class Timed:
     def __init__(self, inner):  # type: ignore[no-untyped-def]
         self.inner, self.name, self.dim, self.seconds = inner, inner.name, inner.dim, 0.0
+
+    def reach(self, texts):  # type: ignore[no-untyped-def]
+        """What the model reads of each text (memvault.embed.port.reach): the inner one's."""
+        return reach(self.inner, texts)
 
     def embed(self, texts):  # type: ignore[no-untyped-def]
         t = time.perf_counter()
@@ -208,10 +214,20 @@ def end_to_end(
     }
 
 
+def windows(embedder, texts: list[str]) -> list[str]:  # type: ignore[no-untyped-def]
+    """The chunk windows a write cuts of these texts: past what the embedder reads of each
+    (memvault.ingest.chunking)."""
+    flat = [" ".join(t.split()) for t in texts]
+    long = [t for t in flat if len(t) > CHUNK_CHARS]
+    read = reach(embedder, long) or [None] * len(long)
+    return [p for t, r in zip(long, read, strict=True) for p in tail_chunks(t, read=r)]
+
+
 def model_bound(items: list[dict], inner) -> dict:  # type: ignore[no-untyped-def]
     """The same model on the same texts (each turn and its chunks, one call): what the
     hardware gives this model with nothing of memvault around it."""
-    texts = [t for i in items for t in (i["content"], *tail_chunks(i["content"]))]
+    contents = [i["content"] for i in items]
+    texts = contents + windows(inner, contents)
     inner.embed(texts[:512])  # warm (a GPU compiles its kernels once)
     t = time.perf_counter()
     inner.embed(texts)
@@ -247,7 +263,8 @@ def _tokens(embedder, episodes) -> int | None:  # type: ignore[no-untyped-def]
     model's 256-token limit)."""
     if not hasattr(embedder, "_load"):
         return None
-    texts = [t for e in episodes for t in (e.vector_text(), *e.chunk_texts())]
+    texts = [e.vector_text() for e in episodes]
+    texts += [t for _, _, t in chunks_of(embedder, episodes, CHUNK_CHARS)]
     loaded = embedder._load()
     if isinstance(loaded, tuple):  # ONNX Runtime: (session, tokenizer)
         return sum(len(x.ids) for x in loaded[1].encode_batch(texts))
@@ -340,7 +357,7 @@ def main() -> None:
         chunking = None
         if args.long:  # what reading long turns to the end costs (the same texts, embedded)
             texts = [i["content"] for i in turns(args.long, chars=args.long_chars)]
-            parts = [p for t in texts for p in tail_chunks(t)]
+            parts = windows(timed.inner, texts)
             t0 = time.perf_counter()
             timed.inner.embed(texts)
             whole = time.perf_counter() - t0

@@ -242,7 +242,8 @@ class Settings(BaseSettings):
         ge=0,
         le=100_000,
         description="A text longer than this also gets one vector per window of this many "
-        "characters past what the embedder reads (found by meaning to the end; costs "
+        "characters past what the embedder's own vector reads of it (found by meaning to the "
+        "end; costs "
         "embedding time at write: bench/ingest.py). 0: the first window only.",
     )
     hold_facts_below: float = Field(

@@ -184,6 +184,15 @@ class OnnxEmbedder:
             quantize(path, quantized)
         return quantized
 
+    def reach(self, texts: Sequence[str]) -> list[int]:
+        """Characters of each text the vector reads: where its last token within the
+        model's limit ends."""
+        _, tokenizer = self._load()
+        return [
+            max((end for _, end in x.offsets), default=0)
+            for x in tokenizer.encode_batch(list(texts))
+        ]
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)

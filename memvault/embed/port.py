@@ -27,3 +27,16 @@ def normalise_rows(matrix: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(m, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return m / norms
+
+
+def reach(embedder: Embedder, texts: Sequence[str]) -> list[int] | None:
+    """How many characters of each text the embedder's one vector reads (an embedder that
+    truncates by tokens says, through a ``reach`` method of its own), or None: it does not
+    say (the caller assumes a window's worth)."""
+    own = getattr(embedder, "reach", None)
+    if not callable(own) or not texts:
+        return None
+    try:
+        return list(own(texts))
+    except (NotImplementedError, TypeError, ValueError):  # e.g. a tokenizer without offsets
+        return None

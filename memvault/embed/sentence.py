@@ -164,6 +164,18 @@ class SentenceTransformerEmbedder:
     def _batch(self) -> int:
         return self.batch_size or (256 if self.device == "cuda" else 64)
 
+    def reach(self, texts: Sequence[str]) -> list[int]:
+        """Characters of each text the vector reads: where its last token within the
+        model's limit ends (sentence-transformers strips nothing but the tokenizer's own)."""
+        model = self._load()
+        encoded = model[0].tokenizer(
+            [str(t) for t in texts],
+            truncation=True,
+            max_length=model.max_seq_length,
+            return_offsets_mapping=True,
+        )
+        return [max((end for _, end in spans), default=0) for spans in encoded["offset_mapping"]]
+
     def _embed_tokenized(self, model: Any, texts: Sequence[str]) -> np.ndarray:
         """One tokenizer pass over every text (the fast tokenizer spreads it over the cores),
         batches of similar length (little padding: ``tokens_padded`` counts it), the model's

@@ -26,7 +26,8 @@ from datetime import datetime
 from memvault.coord.port import Coordination, owner_id
 from memvault.embed import Embedder
 from memvault.errors import ConflictError
-from memvault.kg.model import Episode, chunk_id
+from memvault.ingest.chunking import chunks_of
+from memvault.kg.model import Episode
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
 from memvault.language.text import CHUNK_CHARS
 
@@ -52,12 +53,8 @@ def episode_vectors(
 ) -> list[VectorRecord]:
     """An episode's vector and those of the chunks past what the embedder reads (one
     embedder call: it batches by length)."""
-    texts: list[tuple[str, str, str]] = []
-    for e in episodes:
-        texts.append(("episode", e.id, e.vector_text()))
-        texts += [
-            ("chunk", chunk_id(e.id, n), t) for n, t in enumerate(e.chunk_texts(chunk_chars), 1)
-        ]
+    texts = [("episode", e.id, e.vector_text()) for e in episodes]
+    texts += [("chunk", i, t) for _, i, t in chunks_of(embedder, episodes, chunk_chars)]
     if not texts:
         return []
     matrix = embedder.embed([t for _, _, t in texts])

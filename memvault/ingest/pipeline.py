@@ -18,6 +18,7 @@ from memvault.clock import ensure_utc
 from memvault.embed import Embedder
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
 from memvault.ingest.catchup import pending_docs
+from memvault.ingest.chunking import chunks_of
 from memvault.ingest.extraction import DERIVATION_ERRORS, extract_all
 from memvault.ingest.gate import hold_for_review
 from memvault.ingest.inputs import EpisodeIn, FactIn, parse_facts, parse_items
@@ -29,7 +30,6 @@ from memvault.kg.model import (
     Fact,
     Mention,
     Session,
-    chunk_id,
     content_hash,
 )
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
@@ -307,11 +307,7 @@ class Writer:
     def _vectors(
         self, episodes: list[Episode], facts: list[Fact], entities: list[Entity]
     ) -> list[VectorRecord]:
-        chunks = [
-            (chunk_id(e.id, n), t)
-            for e in episodes
-            for n, t in enumerate(e.chunk_texts(self.chunk_chars), 1)
-        ]
+        chunks = [(i, t) for _, i, t in chunks_of(self.embedder, episodes, self.chunk_chars)]
         texts = (
             [e.vector_text() for e in episodes]
             + [f.vector_text() for f in facts]

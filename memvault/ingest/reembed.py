@@ -18,16 +18,17 @@ anything is written (export, then import into a vault configured with it).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from memvault.embed import Embedder
 from memvault.errors import InvalidInputError
-from memvault.kg.model import Entity, Episode, Fact, VectorKind, chunk_id
+from memvault.ingest.chunking import chunks_of
+from memvault.kg.model import Entity, Episode, Fact, VectorKind, chunk_episode, chunk_id
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
-from memvault.language.text import CHUNK_CHARS
+from memvault.language.text import CHUNK_CHARS, MAX_CHUNKS
 
 BATCH = 256
 PENDING = "reembed_pending"  # one per record still to recompute: "<kind>:<id>"
@@ -45,16 +46,42 @@ class ReembedReport:
     resumed: int = 0  # records left marked by an interrupted run, recomputed now
 
 
-def _texts(record: Episode | Fact | Entity, size: int) -> list[tuple[VectorKind, str, str]]:
-    """What the vectors of one record are computed from: an episode's chunks go with it."""
-    if isinstance(record, Episode):
-        chunks: list[tuple[VectorKind, str, str]] = [
-            ("chunk", chunk_id(record.id, n), t) for n, t in enumerate(record.chunk_texts(size), 1)
-        ]
-        return [("episode", record.id, record.vector_text()), *chunks]
-    if isinstance(record, Fact):
-        return [("fact", record.id, record.vector_text())]
-    return [("entity", record.id, record.name)]
+def _texts(
+    records: Sequence[Episode | Fact | Entity], embedder: Embedder, size: int
+) -> list[tuple[VectorKind, str, str]]:
+    """What the vectors of the records are computed from: an episode's chunks go with it."""
+    out: list[tuple[VectorKind, str, str]] = []
+    for r in records:
+        if isinstance(r, Episode):
+            out.append(("episode", r.id, r.vector_text()))
+        elif isinstance(r, Fact):
+            out.append(("fact", r.id, r.vector_text()))
+        else:
+            out.append(("entity", r.id, r.name))
+    episodes = [r for r in records if isinstance(r, Episode)]
+    return out + [("chunk", i, t) for _, i, t in chunks_of(embedder, episodes, size)]
+
+
+def _outlived(
+    store: Store, namespace: str, episodes: list[Episode], vectors: list[VectorRecord]
+) -> list[VectorRecord]:
+    """Chunk vectors an episode had past its windows now (cut at another size, or for an
+    embedder that read less): each takes a copy of the episode's last new vector, so no
+    vector of the old model stays beside the new ones, and the episode is as near as before
+    its nearest window. (The store deletes vectors only with their record.)"""
+    last: dict[str, VectorRecord] = {}
+    for v in vectors:
+        if v.kind in ("episode", "chunk"):
+            last[chunk_episode(v.id) if v.kind == "chunk" else v.id] = v
+    written = {v.id for v in vectors if v.kind == "chunk"}
+    asked = [
+        chunk_id(e.id, n)
+        for e in episodes
+        for n in range(1, MAX_CHUNKS + 1)
+        if chunk_id(e.id, n) not in written
+    ]
+    found = store.get_vectors(namespace, "chunk", asked) if asked else {}
+    return [VectorRecord("chunk", i, last[chunk_episode(i)].vector) for i in found]
 
 
 def _mark(store: Store, namespace: str, embedder: str) -> int:
@@ -117,9 +144,11 @@ def reembed(
     while marks := store.list_docs(namespace, PENDING, limit=batch):
         ids = [d.id for d in marks]
         records = _records(store, namespace, ids)
-        texts = [t for r in records for t in _texts(r, chunk_chars)]
+        texts = _texts(records, embedder, chunk_chars)
         matrix = embedder.embed([t for _, _, t in texts]) if texts else np.empty((0, 0))
         vectors = [VectorRecord(k, i, row) for (k, i, _), row in zip(texts, matrix, strict=True)]
+        episodes = [r for r in records if isinstance(r, Episode)]
+        vectors += _outlived(store, namespace, episodes, vectors)
         store.apply(
             Batch(namespace=namespace, vectors=vectors, drop_docs=[(PENDING, i) for i in ids])
         )

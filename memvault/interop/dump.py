@@ -30,6 +30,7 @@ from pydantic import BaseModel, ValidationError
 from memvault.embed import Embedder
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
 from memvault.folds import cell_id, parse_cell_id
+from memvault.ingest.chunking import chunks_of
 from memvault.kg.model import (
     Entity,
     Episode,
@@ -37,7 +38,6 @@ from memvault.kg.model import (
     Mention,
     Session,
     VectorKind,
-    chunk_id,
 )
 from memvault.kg.persona import LIVE, Attitude, Skill
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
@@ -182,11 +182,7 @@ def import_namespace(
     same_text = header.get("vector_text") == VECTOR_TEXT
     texts: list[tuple[VectorKind, str, str]] = (
         [("episode", e.id, e.vector_text()) for e in batch.episodes]
-        + [
-            ("chunk", chunk_id(e.id, n), t)
-            for e in batch.episodes
-            for n, t in enumerate(e.chunk_texts(chunk_chars), start=1)
-        ]
+        + [("chunk", i, t) for _, i, t in chunks_of(embedder, batch.episodes, chunk_chars)]
         + [("fact", f.id, f.vector_text()) for f in batch.facts]
         + [("entity", e.id, e.name) for e in batch.entities]
     )

@@ -119,11 +119,13 @@ class Episode(Record):
         cues = (self.metadata.get("digest") or {}).get("cues")
         return f"{text} {cues}" if isinstance(cues, str) and cues else text
 
-    def chunk_texts(self, size: int = CHUNK_CHARS) -> list[str]:
-        """What the embedder would not read of a long text (it reads about 900 characters):
-        the rest in overlapping windows, one vector each (kind ``chunk``), so that a fact
-        after the 3,000th character is found by meaning too."""
-        return tail_chunks(self.vector_text(), size, CHUNK_OVERLAP)
+    def chunk_texts(self, size: int = CHUNK_CHARS, read: int | None = None) -> list[str]:
+        """What the embedder does not read of a long text (``read``: how many characters of
+        it, whitespace runs as one; MiniLM's 256 tokens are about 1,100 of English; unknown:
+        ``size``): the rest in overlapping windows, one vector each (kind ``chunk``), so that a
+        fact after the 3,000th character is found by meaning too
+        (memvault.ingest.chunking)."""
+        return tail_chunks(self.vector_text(), size, CHUNK_OVERLAP, read=read)
 
     def vector_text(self) -> str:
         """The text the vector index sees: what was said. With the speaker's name in it, every

@@ -26,19 +26,26 @@ CHUNK_CHARS, CHUNK_OVERLAP, MAX_CHUNKS = 600, 100, 32
 
 
 def tail_chunks(
-    text: str, size: int = CHUNK_CHARS, overlap: int = CHUNK_OVERLAP, limit: int = MAX_CHUNKS
+    text: str,
+    size: int = CHUNK_CHARS,
+    overlap: int = CHUNK_OVERLAP,
+    limit: int = MAX_CHUNKS,
+    *,
+    read: int | None = None,
 ) -> list[str]:
-    """The parts of a long text an embedder reading about ``size`` characters would not see:
-    windows of at most ``size`` characters after the first ``size``, each starting
-    ``overlap`` characters before the previous one ended, cut at word boundaries; at most
-    ``limit`` (the rest of a pasted book is left to the keyword index). A text within
-    ``size`` has none."""
+    """The parts of a long text its embedder does not read: windows of at most ``size``
+    characters after the first ``read`` (what the embedder's one vector reads of the text,
+    whitespace runs counted as one space; unknown: ``size``), each starting ``overlap``
+    characters before the previous one ended, cut at word boundaries; at most ``limit`` (the
+    rest of a pasted book is left to the keyword index). A text within ``size``, or within
+    what the embedder reads, has none."""
     text = " ".join(text.split())
     overlap = min(overlap, size // 6)
-    if size <= 0 or len(text) <= size:
+    seen = size if read is None else read
+    if size <= 0 or len(text) <= seen:
         return []
     out: list[str] = []
-    start = size - overlap
+    start = max(seen - overlap, 0)
     while start < len(text) and len(out) < limit:
         if start > 0 and text[start - 1] != " ":  # begin at the next word
             nxt = text.find(" ", start)

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from memvault import FixedClock, MemVault
+from memvault.ingest.chunking import chunks_of
 from memvault.kg.model import chunk_id
 
 NOW = datetime(2026, 2, 1, tzinfo=UTC)
@@ -31,9 +32,17 @@ def test_a_passage_after_the_3000th_character_is_found_by_meaning(tmp_path: Path
         short_id = vault.write("I like tea in the morning.", speaker="Ana").id
         for n in range(6):
             vault.write(f"Budget line {n}: servers and planning for the next quarter.")
-        parts = vault.get_episode(long_id).chunk_texts()
+        episode = vault.get_episode(long_id)
+        parts = [
+            t for _, _, t in chunks_of(vault.c.embedder, [episode], vault.settings.chunk_chars)
+        ]
         ids = [chunk_id(long_id, n) for n in range(1, len(parts) + 3)]
         assert len(vault.store.get_vectors("default", "chunk", ids)) == len(parts) >= 5
+        # the windows begin where the turn's own vector stops reading (256 tokens, about a
+        # thousand characters here), not after the first window's worth: fewer of them
+        read = vault.c.embedder.reach([" ".join(episode.vector_text().split())])[0]
+        assert 900 < read < 2000
+        assert len(parts) < len(episode.chunk_texts()) and parts == episode.chunk_texts(read=read)
         assert vault.store.get_vectors("default", "chunk", [chunk_id(short_id, 1)]) == {}
 
         q = vault.c.embedder.embed([QUESTION])[0]

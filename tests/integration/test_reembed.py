@@ -154,3 +154,43 @@ def test_an_interrupted_run_is_finished_by_the_next_without_recomputing_a_vector
     again = _Dies(HashingEmbedder(), calls=None)  # a finished run: a new one starts over
     assert reembed(vault.store, again, "maya", apply=True).resumed == 0
     assert again.texts == total
+
+
+class _Reading(HashingEmbedder):
+    """Another model of the same dimension that says how much of a text it reads."""
+
+    def __init__(self, reads: int):
+        super().__init__()
+        self.name, self.reads = f"reading-{reads}", reads
+
+    def embed(self, texts):  # type: ignore[no-untyped-def]
+        return super().embed([f"{t} reading" for t in texts])
+
+    def reach(self, texts):  # type: ignore[no-untyped-def]
+        return [min(len(t), self.reads) for t in texts]
+
+
+def test_chunks_past_the_new_windows_keep_no_vector_of_the_old_model(tmp_path: Path) -> None:
+    """A model that reads more cuts fewer windows: the chunk vectors the old cut had past the
+    new ones take a copy of the episode's last new vector, so none of the old model's stays
+    (the store deletes vectors only with their record) and the chunks found are the new."""
+    text = " ".join(f"note{n} about the quarterly budget review" for n in range(120))
+    from memvault.kg.model import chunk_id
+
+    with MemVault.open(tmp_path / "v.db", embedder=HashingEmbedder()) as vault:
+        rid = vault.write(text, speaker="Ana", namespace="maya").id
+        old = vault.store.get_vectors("maya", "chunk", [chunk_id(rid, n) for n in range(1, 33)])
+    assert len(old) >= 8
+    wider = _Reading(3000)
+    with MemVault.open(tmp_path / "v.db", embedder=wider) as vault:
+        report = vault.reembed(namespace="maya", apply=True)
+        episode = vault.get_episode(rid, namespace="maya")
+        windows = episode.chunk_texts(read=3000)
+        assert 0 < len(windows) < len(old) and report.counts["chunk"] == len(windows)
+        now = vault.store.get_vectors("maya", "chunk", list(old))
+        assert set(now) == set(old)  # none deleted, none new past the old ones
+        new = wider.embed(windows)
+        for n, i in enumerate(sorted(old, key=lambda x: int(x.rsplit(":", 1)[1])), 1):
+            expected = new[min(n, len(windows)) - 1]
+            assert np.allclose(now[i], expected)
+            assert not np.allclose(now[i], old[i])

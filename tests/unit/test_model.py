@@ -101,3 +101,20 @@ def test_public_api_all_is_exact() -> None:
     assert set(memvault.__all__) - {"__version__"} == exported - modules
     for name in memvault.__all__:
         assert hasattr(memvault, name)
+
+
+def test_chunk_windows_begin_where_the_embedder_stops_reading() -> None:
+    """``read``: the characters the episode's own vector reads. The first window starts an
+    overlap before that, the last one reaches the end, and a text the embedder reads whole
+    has none; unknown (None), one window's worth (600 characters) is assumed read."""
+    from memvault.language.text import CHUNK_OVERLAP, tail_chunks
+
+    text = " ".join(f"w{n:04d}" for n in range(400))  # 2,399 characters, every word unique
+    windows = tail_chunks(text, 600, CHUNK_OVERLAP, read=1200)
+    first = text.index(windows[0])
+    assert 1200 - CHUNK_OVERLAP <= first <= 1200
+    assert windows[-1].endswith("w0399")
+    assert len(windows) < len(tail_chunks(text, 600, CHUNK_OVERLAP))  # assumed: 600 read
+    assert text.index(tail_chunks(text, 600, CHUNK_OVERLAP)[0]) < 600
+    assert tail_chunks(text, 600, CHUNK_OVERLAP, read=len(text)) == []
+    assert tail_chunks(text, 600, CHUNK_OVERLAP, read=None) == tail_chunks(text)
