@@ -83,6 +83,8 @@ class CurrencyStep:
             return {}
         if not self.s.group_many and asks_for_many(query):
             return {}  # several answers stand side by side: a newer one replaces none
+        if c.signal["phrase"]:
+            return {}  # it quotes a memory: it asks for that one, not for a newer version
         leading = sorted((key for key in score if key[0] == "episode"), key=lambda x: -score[x])
         top = score[leading[0]] if leading else 0.0
         ids = [
@@ -95,6 +97,7 @@ class CurrencyStep:
         ids += [i for i in naming if i not in ids]
         # a question states nothing ("Should I visit Antwerp or Ghent?"): it never leads
         ids = [i for i in ids if not _asks(c.episodes[i])]
+        ids = self._about_what_is_named(c, ids)
         framed: set[frozenset[str]] = set()
         if self.s.group_frames:  # the same words for another value, wherever it scored
             near_top = [k[1] for k in leading[: self.s.group_top] if k[1] in c.episodes]
@@ -116,6 +119,19 @@ class CurrencyStep:
             self.s.group_linkage,
             linked,
         )
+
+    def _about_what_is_named(self, c: Candidates, ids: list[str]) -> list[str]:
+        """A question naming something other than the speakers ("Where is Hotel Vasquez?")
+        asks about it: only statements naming it may stand for one another (a newer "We
+        went to Delft today" is no newer version of "We booked the Hotel Vasquez")."""
+        named = {e.id for e in c.query_entities}
+        if not named:
+            return ids
+        self._naming(c, ids)  # the mentions and the speakers' entities of ``ids``, read
+        named -= c.speaking
+        if not named:
+            return ids
+        return [i for i in ids if c.mentions.get(i, set()) & named]
 
     def _answers_of_kind(self, c: Candidates, query: str, leading: list[Key]) -> list[str]:
         """For a question asking for a place or a person (memvault.language.asked), the

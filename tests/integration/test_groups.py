@@ -225,3 +225,45 @@ def test_a_question_never_leads_a_group(tmp_path: Path) -> None:
             vault.write(text, speaker="Sam", now=T + timedelta(days=days))
         top = order(vault, "Which city does Sam live in these days?")
     assert top[0].startswith("Finally done with the boxes")
+
+
+def test_a_newer_statement_about_something_else_does_not_answer_for_the_named_thing(
+    tmp_path: Path,
+) -> None:
+    """ "Where is Hotel Alcantara?" asks about the hotel: a newer statement naming another
+    place ("We went to Ostend today") is no newer version of the one that names it, however
+    alike the two are as places of the same speaker."""
+    clock = FixedClock(T + timedelta(days=120))
+    hotel = "We booked the Hotel Alcantara near the old harbour for the last two nights."
+    trips = [
+        f"We went to {town} today, my pick for the day trip this time."
+        for town in ("Ostend", "Delft")
+    ]
+    with MemVault.open(tmp_path / "v.db", clock=clock) as vault:
+        vault.write(hotel, speaker="Lia", now=T)
+        for n, text in enumerate(FILLER):
+            vault.write(text, speaker="Lia", now=T + timedelta(days=5 + n))
+        for n, text in enumerate(trips):
+            vault.write(text, speaker="Lia", now=T + timedelta(days=60 + n))
+        hits = vault.recall("Where is Hotel Alcantara?", k=30)
+        assert hits[0].text == hotel
+        assert not any("newest first" in (h.explanation.factors.currency_note or "") for h in hits)
+
+
+def test_a_question_quoting_a_memory_gets_that_memory_not_a_newer_one(tmp_path: Path) -> None:
+    """Quoting a few words of what was said asks for that statement: grouping does not hand
+    its place to a newer one that means much the same."""
+    clock = FixedClock(T + timedelta(days=120))
+    said = "I would recommend writing down your favourite parts of gardening and building on those."
+    later = (
+        "A lot of people find that gardening gets easier once you write down your favourite parts."
+    )
+    with MemVault.open(tmp_path / "v.db", clock=clock) as vault:
+        vault.write(said, speaker="assistant", now=T)
+        for n, text in enumerate(FILLER):
+            vault.write(text, speaker="assistant", now=T + timedelta(days=5 + n))
+        vault.write(later, speaker="assistant", now=T + timedelta(days=60))
+        hits = vault.recall(
+            'Find where you said "writing down your favourite parts of gardening"', k=5
+        )
+        assert hits[0].text == said and hits[0].explanation.signals.get("phrase", 0) >= 5
