@@ -166,7 +166,7 @@ class SentenceTransformerEmbedder:
 
     def reach(self, texts: Sequence[str]) -> list[int]:
         """Characters of each text the vector reads: where its last token within the
-        model's limit ends (sentence-transformers strips nothing but the tokenizer's own)."""
+        model's limit ends."""
         model = self._load()
         encoded = model[0].tokenizer(
             [str(t) for t in texts],
