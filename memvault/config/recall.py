@@ -141,7 +141,11 @@ class RecallSettings(BaseModel):
         "false: those are not grouped, a newer answer replacing none of the others.",
     )
     group_top: int = Field(
-        default=30, ge=2, le=200, description="Leading episodes looked at for groups."
+        default=40,
+        ge=2,
+        le=200,
+        description="Leading episodes looked at for groups (40 since 2026-11-26: at 30 a "
+        "long-chat statement of where one lives sat one place outside: docs/benchmarks.md).",
     )
     group_band: float = Field(
         default=0.75,
