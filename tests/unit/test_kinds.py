@@ -30,12 +30,25 @@ from memvault.language.kinds import kind_of
         ("Acme Widgets Inc", "", "organization"),
         ("Kafka", "I deployed ", None),  # no place, no given name: no claim
         ("Snowflake", "We moved the data to ", None),  # a town of 5,000: too small to say
+        # typed without the accents GeoNames writes (Gdańsk, Bern's Thun: not in any test set)
+        ("Gdansk", "I moved to ", "place"),
+        ("Gdańsk", "", "place"),
+        ("Lodz", "", "place"),  # Łódź: a letter no decomposition takes to ASCII
+        ("Joaquín", "", "person"),  # the census writes its given names without accents
+        ("Ramón Ortega", "", "person"),
     ],
 )
 def test_a_names_kind_comes_from_what_is_known_of_it(
     name: str, before: str, kind: str | None
 ) -> None:
     assert kind_of(name, before) == kind
+
+
+def test_a_city_typed_without_accents_is_the_place() -> None:
+    """Users type "Malmo" for Malmö: the place, and the fact of where the speaker lives."""
+    found = extract("Big news: I moved to Vasteras last week.", speaker="Bo")
+    assert {e.name: e.type for e in found.entities}["Vasteras"] == "place"  # Västerås
+    assert [(f.predicate, f.object) for f in found.facts] == [("lives_in", "Vasteras")]
 
 
 def test_a_preposition_alone_says_nothing_of_a_kind() -> None:
