@@ -4,6 +4,11 @@ bench/currency_data.py's families (0 and 2 dev, 1 and 3 test), memvault before a
 after one dream per person, beside plain BM25 and plain dense cosine, per split; pets must
 coexist (recall of every pet). ``--recall KEY=JSON`` (repeat) adds memvault variants with a
 recall setting changed (or ``--recall '{"a": 1, "b": 2}'`` for several), in the same run.
+``--reach N`` adds what any re-ordering could reach: the share of the "current" questions
+whose newest statement is in memvault's top k, in its top N (the statements currency's
+grouping looks at), and in the top k of any of the parts (BM25, dense cosine, dense cosine
+with the question's names taken out): a statement no list brings near the question is one
+no ordering puts first.
 
     .venv/bin/python bench/currency_heldout.py --people 24 --seed 11
 """
@@ -15,6 +20,7 @@ import io
 import json
 import sys
 import tempfile
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +71,25 @@ def by_split(questions: list[dict[str, Any]], ranked: dict, k: int) -> dict[str,
     return out
 
 
+def reach(
+    questions: list[dict], memvault: dict, parts: list[dict], k: int, n: int
+) -> dict[str, dict[str, float]]:
+    """Per split, the share of "current" questions whose newest statement is in memvault's
+    top ``k`` and top ``n``, and in the top ``k`` of memvault or any of ``parts``."""
+    out: dict[str, dict[str, float]] = {}
+    for split in ("dev", "test"):
+        qs = [q for q in questions if q["split"] == split and q["category_name"] == "current"]
+        rows: dict[str, list[bool]] = defaultdict(list)
+        for q in qs:
+            newest, qid = q["evidence_turn_ids"][0], q["question_id"]
+            rows[f"memvault top {k}"].append(newest in memvault[qid][:k])
+            rows[f"memvault top {n}"].append(newest in memvault[qid][:n])
+            lists = [memvault, *parts]
+            rows[f"any part's top {k}"].append(any(newest in r[qid][:k] for r in lists))
+        out[split] = {name: round(sum(v) / len(v), 3) for name, v in rows.items()} | {"n": len(qs)}
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--people", type=int, default=24)
@@ -72,6 +97,9 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--recall", action="append", default=[], metavar="KEY=JSON")
     parser.add_argument("--no-dream", action="store_true", help="Skip the after-dream runs.")
+    parser.add_argument(
+        "--reach", type=int, default=0, metavar="N", help="Also report what reordering can reach."
+    )
     args = parser.parse_args()
     variants = recall_variants(args.recall)
     result: dict[str, Any] = {"benchmark": "currency_heldout", "people": args.people,
@@ -86,9 +114,13 @@ def main() -> None:
                 ranked = ranked_by_memvault(turns_path, questions_path, args.k, dream, over)
                 label = f"memvault {name} {'after' if dream else 'before'} dream"
                 result[label] = by_split(questions, ranked, args.k)
-        bm, dense, _ = baseline_ranked(turns, questions, args.k)
+        depth = max(args.k, args.reach)
+        bm, dense, unnamed = baseline_ranked(turns, questions, depth)
         result["bm25"] = by_split(questions, bm, args.k)
         result["dense"] = by_split(questions, dense, args.k)
+        if args.reach:
+            mv = ranked_by_memvault(turns_path, questions_path, depth, False, {})
+            result["reach"] = reach(questions, mv, [bm, dense, unnamed], args.k, args.reach)
     json.dump(result, sys.stdout, indent=2)
     print()
 
