@@ -24,8 +24,8 @@ class RecallSettings(BaseModel):
     )
     channel_weights: dict[str, float] = Field(
         default_factory=lambda: {
-            "dense": 0.4,
-            "keyword": 0.6,
+            "dense": 0.5,
+            "keyword": 0.5,
             "graph": 0.1,
             "actor": 0.3,
             "person": 0.0,
