@@ -84,8 +84,8 @@ def _places() -> dict[str, int]:
         name = city["name"].lower()
         population = int(city.get("population") or 0)
         out[name] = max(out.get(name, 0), population)
-        folded = fold(name)
-        if folded != name:
+        if not name.isascii():  # most names are: nothing to fold
+            folded = fold(name)
             plain[folded] = max(plain.get(folded, 0), population)
     for country in g.get_countries().values():
         out[country["name"].lower()] = HUGE
