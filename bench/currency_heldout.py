@@ -77,6 +77,7 @@ def reach(
     """Per split, the share of "current" questions whose newest statement is in memvault's
     top ``k`` and top ``n``, and in the top ``k`` of memvault or any of ``parts``."""
     out: dict[str, dict[str, float]] = {}
+    lists = [memvault, *parts]
     for split in ("dev", "test"):
         qs = [q for q in questions if q["split"] == split and q["category_name"] == "current"]
         rows: dict[str, list[bool]] = defaultdict(list)
@@ -84,7 +85,6 @@ def reach(
             newest, qid = q["evidence_turn_ids"][0], q["question_id"]
             rows[f"memvault top {k}"].append(newest in memvault[qid][:k])
             rows[f"memvault top {n}"].append(newest in memvault[qid][:n])
-            lists = [memvault, *parts]
             rows[f"any part's top {k}"].append(any(newest in r[qid][:k] for r in lists))
         out[split] = {name: round(sum(v) / len(v), 3) for name, v in rows.items()} | {"n": len(qs)}
     return out
