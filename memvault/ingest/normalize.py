@@ -33,6 +33,12 @@ def decode(raw: bytes, *, field: str = "content") -> str:
         ) from exc
 
 
+def _plain(text: str) -> bool:
+    """Nothing for ``_SPACES`` to change: ASCII without tabs or two spaces in a row (most
+    text; these checks run at C speed, the pattern does not)."""
+    return text.isascii() and "\t" not in text and "  " not in text
+
+
 def normalize_content(raw: str | bytes, *, limit: int, field: str = "content") -> tuple[str, bool]:
     """The stored form of ``raw`` and whether it was truncated."""
     text = decode(raw, field=field) if isinstance(raw, bytes) else raw
@@ -47,7 +53,9 @@ def normalize_content(raw: str | bytes, *, limit: int, field: str = "content") -
     text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\r", "\n")
     text = _CONTROLS.sub("", text)
     text = text.replace("\ufeff", "")  # a byte-order mark is never content
-    lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
+    if not _plain(text):
+        text = _SPACES.sub(" ", text)
+    lines = [line.strip() for line in text.split("\n")]
     text = _BLANKS.sub("\n\n", "\n".join(lines)).strip()
     # only format characters (zero-width joiners, word joiners...) left: nothing to read
     if not any(unicodedata.category(c) != "Cf" and not c.isspace() for c in text):

@@ -7,6 +7,7 @@ Nothing is stored unless the whole batch is valid and commits; acknowledged afte
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -143,10 +144,11 @@ class Writer:
                 )
             for fact in derived:
                 facts.add(fact)
-        for entity_id in {m.entity_id for m in batch.mentions}:
+        facts.settle()
+        for entity_id, n in Counter(m.entity_id for m in batch.mentions).items():
             found = entities.new.get(entity_id) or entities.touched.get(entity_id)
             if found is not None:
-                found.mention_count += sum(1 for m in batch.mentions if m.entity_id == entity_id)
+                found.mention_count += n
         batch.sessions = self._sessions(namespace, fresh)  # also sets positions
         batch.entities = entities.changed()
         created = [f for f in facts.created.values() if f.confidence >= self.hold_below]
@@ -371,6 +373,7 @@ class Writer:
                     )
                 )
             )
+        facts.settle()
         batch = Batch(
             namespace=namespace,
             entities=entities.changed(),

@@ -115,7 +115,9 @@ class Entities:
 
 
 class Facts:
-    """New facts of a batch, or reinforcement of a live identical one."""
+    """New facts of a batch, or reinforcement of a live identical one. A restatement is
+    gathered as plain values and set on the fact once, by :meth:`settle` (a bulk import
+    restates the same fact hundreds of times; each assignment to a model is validated)."""
 
     def __init__(self, store: Store, namespace: str, now: datetime):
         self.store, self.namespace, self.now = store, namespace, now
@@ -123,6 +125,7 @@ class Facts:
         self.loaded: set[str] = set()
         self.created: dict[str, Fact] = {}
         self.reinforced: dict[str, Fact] = {}
+        self._restated: dict[str, _Restated] = {}
 
     def _load(self, subject_id: str) -> None:
         if subject_id in self.loaded:
@@ -135,34 +138,65 @@ class Facts:
                 self.live.setdefault(fact.key(), fact)
 
     def add(self, candidate: Fact) -> Fact:
+        """The fact ``candidate`` becomes: itself, or the live identical one it restates
+        (whose new values :meth:`settle` sets)."""
         self._load(candidate.subject_id)
-        existing = self.live.get(candidate.key())
+        key = candidate.key()
+        existing = self.live.get(key)
         if existing is None:
-            self.live[candidate.key()] = candidate
+            self.live[key] = candidate
             self.created[candidate.id] = candidate
             return candidate
-        existing.source_episode_ids = _union(
-            existing.source_episode_ids, candidate.source_episode_ids
-        )
-        existing.source_session_ids = _union(
-            existing.source_session_ids, candidate.source_session_ids
-        )
-        existing.confidence = max(existing.confidence, candidate.confidence)
-        # a restatement keeps the earliest time it is known true from and the latest
-        # confirmation: one dated earlier ("since 2020") never moves the confirmation back
-        confirmed = max(
-            t for t in (existing.last_reinforced_at, existing.valid_at, candidate.valid_at) if t
-        )
-        existing.valid_at = min(existing.valid_at, candidate.valid_at)
+        restated = self._restated.get(existing.id)
+        if restated is None:
+            restated = self._restated[existing.id] = _Restated(existing)
+        restated.take(candidate, counts=existing.id not in self.created)
         if existing.id not in self.created:
-            existing.reinforced_count += 1
-            existing.last_reinforced_at = confirmed
             self.reinforced[existing.id] = existing
         return existing
 
+    def settle(self) -> None:
+        """Set the gathered restatements on their facts (once each); before the batch's
+        facts are read."""
+        for restated in self._restated.values():
+            restated.settle()
+        self._restated.clear()
 
-def _union(a: list[str], b: list[str]) -> list[str]:
-    return list(dict.fromkeys([*a, *b]))
+
+class _Restated:
+    """What the restatements of one fact in a batch add up to."""
+
+    def __init__(self, fact: Fact):
+        self.fact = fact
+        self.episodes = dict.fromkeys(fact.source_episode_ids)
+        self.sessions = dict.fromkeys(fact.source_session_ids)
+        self.confidence = fact.confidence
+        self.valid_at = fact.valid_at
+        self.confirmed = fact.last_reinforced_at
+        self.count = 0
+
+    def take(self, candidate: Fact, *, counts: bool) -> None:
+        self.episodes.update(dict.fromkeys(candidate.source_episode_ids))
+        self.sessions.update(dict.fromkeys(candidate.source_session_ids))
+        self.confidence = max(self.confidence, candidate.confidence)
+        # a restatement keeps the earliest time it is known true from and the latest
+        # confirmation: one dated earlier ("since 2020") never moves the confirmation back
+        if counts:
+            self.confirmed = max(
+                t for t in (self.confirmed, self.valid_at, candidate.valid_at) if t
+            )
+            self.count += 1
+        self.valid_at = min(self.valid_at, candidate.valid_at)
+
+    def settle(self) -> None:
+        fact = self.fact
+        fact.source_episode_ids = list(self.episodes)
+        fact.source_session_ids = list(self.sessions)
+        fact.confidence = self.confidence
+        fact.valid_at = self.valid_at
+        if self.count:
+            fact.reinforced_count += self.count
+            fact.last_reinforced_at = self.confirmed
 
 
 def recurring_openers(episodes: Sequence[Episode], extractions: Sequence[Extraction]) -> set[str]:

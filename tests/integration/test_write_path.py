@@ -91,6 +91,38 @@ def test_repeated_statement_reinforces_the_fact_instead_of_duplicating(vault: Me
     assert fact.source_session_ids == ["s1", "s2"] and len(fact.source_episode_ids) == 2
 
 
+def test_restatements_in_one_batch_add_up_once_each(vault: MemVault) -> None:
+    """A stored fact restated three times in one batch (one dated before it), and a fact
+    first said in the batch and restated there: counts, sources and times as if one by one."""
+    day = timedelta(days=1)
+    vault.write(
+        "I prefer tea", speaker="Ana", session_id="s0", namespace="ana", occurred_at=T0 - 10 * day
+    )
+    said = [
+        ("I prefer tea", "s2", -8),
+        ("I prefer tea", "s1", -15),
+        ("I prefer tea", "s3", -6),
+        ("I live in Porto", "s2", -8),
+        ("I live in Porto", "s3", -7),
+    ]
+    vault.write_many(
+        [
+            {"content": c, "speaker": "Ana", "session_id": s, "occurred_at": T0 + n * day}
+            for c, s, n in said
+        ],
+        namespace="ana",
+    )
+    (tea,) = vault.facts(namespace="ana", predicate="prefers")
+    assert tea.reinforced_count == 3
+    assert tea.source_session_ids == ["s0", "s2", "s1", "s3"]
+    assert len(tea.source_episode_ids) == 4
+    assert tea.valid_at == T0 - 15 * day  # known true from the earliest statement
+    assert tea.last_reinforced_at == T0 - 6 * day  # never moved back by the older one
+    (home,) = vault.facts(namespace="ana", predicate="lives_in")
+    assert home.reinforced_count == 0 and home.last_reinforced_at is None
+    assert home.source_session_ids == ["s2", "s3"] and home.valid_at == T0 - 8 * day
+
+
 def test_positions_continue_across_batches_of_a_session(vault: MemVault) -> None:
     a = vault.write_many([{"content": f"turn {i}", "session_id": "s"} for i in range(3)])
     b = vault.write_many([{"content": f"turn {i}", "session_id": "s"} for i in range(3, 5)])
