@@ -36,6 +36,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from sharegpt import conversations
 from temporal_data import save, turn
 
 SPLIT = {0: "dev", 1: "test", 2: "dev", 3: "test"}
@@ -207,8 +208,71 @@ def _quote(rng: random.Random, replies: list[tuple[str, str]]) -> tuple[str, str
     raise RuntimeError("no unique quote found")
 
 
-def generate(users: int, seed: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+Row = tuple[str, str, Any]  # speaker, text, evidence tag
+
+
+def _generated(rng: random.Random, topic: str, planted: list[tuple[str, Any]]) -> list[Row]:
+    """A generated session: two to four asks on its topic and the planted lines, each
+    answered by a long reply on the topic that echoes the ask's words."""
+    lines: list[tuple[str, Any]] = []
+    for _ in range(rng.randint(2, 4)):
+        lines.append(_ask(rng, topic))
+    for text, tag in planted:
+        lines.insert(rng.randint(0, len(lines)), (text, tag))
+    rows: list[Row] = []
+    for text, tag in lines:
+        echo = tag if isinstance(tag, list) else [w for w in TOPICS[topic] if w in text]
+        reply = _reply(rng, topic, echo)
+        reply_tag = None
+        if isinstance(tag, tuple) and tag[0] == "recommend":
+            _, said, reply_tag = tag
+            reply = f"{said} {reply}"
+            tag = None
+        rows += [("user", text, tag), ("assistant", reply, reply_tag)]
+    return rows
+
+
+def _real(
+    rng: random.Random, haystack: list[list[tuple[str, str]]], planted: list[tuple[str, Any]]
+) -> list[Row]:
+    """A real session: the next conversation of the haystack, word for word, with each
+    planted line put before one of its user turns (or at its end) and answered by the
+    assistant turn of another real conversation."""
+    real = haystack.pop()
+    starts = [i for i, (who, _) in enumerate(real) if who == "user"] + [len(real)]
+    at: dict[int, list[Row]] = {}
+    for text, tag in planted:
+        reply, reply_tag = _other_reply(rng, haystack), None
+        if isinstance(tag, tuple) and tag[0] == "recommend":
+            _, said, reply_tag = tag
+            reply, tag = f"{said} {reply}", None
+        at.setdefault(rng.choice(starts), []).extend(
+            [("user", text, tag), ("assistant", reply, reply_tag)]
+        )
+    rows: list[Row] = []
+    for i in range(len(real) + 1):
+        rows += at.get(i, [])
+        if i < len(real):
+            rows.append((*real[i], None))
+    return rows
+
+
+def _other_reply(rng: random.Random, haystack: list[list[tuple[str, str]]]) -> str:
+    while True:
+        said = [t for who, t in rng.choice(haystack) if who == "assistant"]
+        if said:
+            return rng.choice(said)
+
+
+def generate(
+    users: int, seed: int, haystack: list[list[tuple[str, str]]] | None = None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``haystack``: real conversations (``sharegpt.conversations``), one a session, in
+    place of the generated asks and replies; the planted statements and questions are the
+    same families either way."""
     rng = random.Random(seed)
+    if haystack is not None:
+        haystack = random.Random(seed).sample(haystack, len(haystack))  # each used once
     turns: list[dict[str, Any]] = []
     questions: list[dict[str, Any]] = []
     for u in range(users):
@@ -284,35 +348,22 @@ def generate(users: int, seed: int) -> tuple[list[dict[str, Any]], list[dict[str
         replies: list[tuple[str, str]] = []  # (turn id, text) of assistant replies
         counter = 0
         for s in range(n):
-            lines: list[tuple[str, Any]] = []
-            for _ in range(rng.randint(2, 4)):
-                lines.append(_ask(rng, topics[s]))
-            for text, tag in plan.get(s, []):
-                lines.insert(rng.randint(0, len(lines)), (text, tag))
-            for text, tag in lines:
-                echo = tag if isinstance(tag, list) else [w for w in TOPICS[topics[s]] if w in text]
-                user_text = text
-                reply = _reply(rng, topics[s], echo)
-                reply_tag = None
-                if isinstance(tag, tuple) and tag[0] == "recommend":
-                    _, said, reply_tag = tag
-                    reply = f"{said} {reply}"
-                    tag = None
-                for speaker, said_text, t in (
-                    ("user", user_text, tag),
-                    ("assistant", reply, reply_tag),
-                ):
-                    counter += 1
-                    turn_id = f"{conv}:t{counter:05d}"
-                    session = f"{conv}:s{s:03d}"
-                    turns.append(turn(conv, session, times[s], turn_id, speaker, said_text))
-                    if isinstance(t, tuple):
-                        key = t if t[0] not in {"relative-time", "knowledge-update"} else t[:2]
-                        if t[0] in {"relative-time", "knowledge-update"} and not t[2]:
-                            key = (*t[:2], "other")
-                        evidence.setdefault(key, []).append(turn_id)
-                    if speaker == "assistant":
-                        replies.append((turn_id, said_text))
+            if haystack is None:
+                rows = _generated(rng, topics[s], plan.get(s, []))
+            else:
+                rows = _real(rng, haystack, plan.get(s, []))
+            for speaker, said_text, t in rows:
+                counter += 1
+                turn_id = f"{conv}:t{counter:05d}"
+                session = f"{conv}:s{s:03d}"
+                turns.append(turn(conv, session, times[s], turn_id, speaker, said_text))
+                if isinstance(t, tuple):
+                    key = t if t[0] not in {"relative-time", "knowledge-update"} else t[:2]
+                    if t[0] in {"relative-time", "knowledge-update"} and not t[2]:
+                        key = (*t[:2], "other")
+                    evidence.setdefault(key, []).append(turn_id)
+                if speaker == "assistant":
+                    replies.append((turn_id, said_text))
         fam = rng.randrange(4)
         quote_id, quoted = _quote(rng, replies)
         evidence[("quote", fam, 0)] = [quote_id]
@@ -337,8 +388,8 @@ def generate(users: int, seed: int) -> tuple[list[dict[str, Any]], list[dict[str
     return turns, questions
 
 
-def write(out: Path, users: int, seed: int) -> tuple[Path, Path]:
-    return save(out, *generate(users, seed))
+def write(out: Path, users: int, seed: int, *, real: bool = False) -> tuple[Path, Path]:
+    return save(out, *generate(users, seed, conversations() if real else None))
 
 
 if __name__ == "__main__":
@@ -346,6 +397,12 @@ if __name__ == "__main__":
     parser.add_argument("--users", type=int, default=8)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--haystack",
+        choices=["generated", "sharegpt"],
+        default="generated",
+        help="sharegpt: real conversations (bench/sharegpt.py) in place of generated sessions",
+    )
     args = parser.parse_args()
-    paths = write(args.out, args.users, args.seed)
+    paths = write(args.out, args.users, args.seed, real=args.haystack == "sharegpt")
     print(json.dumps({"turns": str(paths[0]), "questions": str(paths[1])}))

