@@ -24,7 +24,7 @@ from memvault.ingest.extraction import DERIVATION_ERRORS, extract_all
 from memvault.ingest.gate import hold_for_review
 from memvault.ingest.inputs import EpisodeIn, FactIn, parse_facts, parse_items
 from memvault.ingest.normalize import normalize_content
-from memvault.ingest.resolve import Entities, Facts
+from memvault.ingest.resolve import NAME_LIMIT, Entities, Facts
 from memvault.kg.model import (
     Entity,
     Episode,
@@ -267,7 +267,7 @@ class Writer:
         )
         obj = (
             entities.resolve(xf.object, "unknown", episode.occurred_at)
-            if xf.object_is_entity
+            if xf.object_is_entity and len(xf.object.strip()) <= NAME_LIMIT
             else None
         )
         return Fact(

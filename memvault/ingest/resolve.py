@@ -14,6 +14,8 @@ from memvault.kg.store import FactQuery, Store
 from memvault.kg.vocabulary import EntityTypeDef
 from memvault.llm.prompts import ExtractedEntity, Extraction
 
+NAME_LIMIT = 256  # the longest name an Entity holds (memvault.kg.model)
+
 
 class Entities:
     """Entity resolution within one batch: stored entities first, then new ones."""
@@ -50,6 +52,8 @@ class Entities:
     def keeps(self, x: ExtractedEntity) -> bool:
         """A name is kept; a tentative one (capitalised only because it opens a sentence)
         only if the namespace knows it or the batch shows it to be a name."""
+        if len(x.name.strip()) > NAME_LIMIT:  # a model's run-on answer names no one
+            return False
         return not x.tentative or self.known(x.name) or x.name.lower() in self.recurring
 
     def preload(self, names: Sequence[str]) -> None:

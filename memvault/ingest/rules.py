@@ -198,6 +198,7 @@ _CAP_RUN = re.compile(
 _JOINED = re.compile(  # "and Bo", "or Bo", ", Fay and Gus" (the last name is read)
     r"(?:\s+(?:and|or|&)\s+|(?:,\s*[A-Z][\w'’-]*)+,?\s+(?:and|or)\s+)([A-Z][\w'’-]*)"
 )
+_NAME_MAX = 100  # a longer run of capitals is a pasted key or a shouted paragraph
 _QUOTED = re.compile(r"[\"“]([^\"“”\n]{1,80})[\"”]")
 _PERSON_CUE = re.compile(
     rf"\bmy (?:{_RELATIONS}|friend|colleague|cousin|aunt|uncle)\s+$", re.IGNORECASE
@@ -311,7 +312,7 @@ def _name(
     before: str, words: list[str], *, tentative: bool, quoted: bool = False
 ) -> list[tuple[str, str, bool]]:
     name = " ".join(words).rstrip("'’").removesuffix("'s").removesuffix("’s")
-    if len(name) < 2 or name.lower() in _MONTHS:
+    if not 2 <= len(name) <= _NAME_MAX or name.lower() in _MONTHS:
         return []
     return [(name, _entity_type(before, words, quoted), tentative)]
 

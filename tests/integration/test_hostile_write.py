@@ -65,6 +65,44 @@ def test_a_failing_extraction_is_skipped_and_counted_and_the_memory_stored(tmp_p
         assert v.get_episode(result.episode_ids[0]).content == "I moved to Lisbon."
 
 
+def test_a_run_of_capitals_too_long_for_a_name_costs_no_other_name(tmp_path: Path) -> None:
+    """A pasted key of 312 capitals (found in real shared chats) is no name: the memory's
+    names and facts are kept, nothing is skipped."""
+    key = "BDVVIIESRSOTJMMOTHVTCIIW" * 13
+    with MemVault.open(tmp_path / "v.db", embedder=HashingEmbedder(), clock=FixedClock(NOW)) as v:
+        text = f"My license key is {key} and I live in Porto with Ana Lima."
+        assert v.write_many([{"content": text, "speaker": "Bo"}]).skipped == {}
+        found = v.store.find_entities("default", ["Porto", "Ana Lima", key])
+        assert sorted(e.name for e in found) == ["Ana Lima", "Porto"]
+        assert [f.object for f in v.facts(predicate="lives_in")] == ["Porto"]
+
+
+def test_a_models_name_too_long_for_an_entity_is_left_out_not_the_memorys_facts(
+    tmp_path: Path,
+) -> None:
+    """A model answering with a run-on "name" (litellm's mock_response): that name is no
+    one's; the memory's other names and its facts are kept."""
+    long = "The " + "very " * 60 + "long name"
+    answer = {
+        "entities": [{"name": long, "type": "person"}, {"name": "Lisbon", "type": "place"}],
+        "facts": [
+            {"subject": "Maya", "predicate": "lives_in", "object": "Lisbon",
+             "statement": "Maya lives in Lisbon", "object_is_entity": True},
+            {"subject": "Maya", "predicate": "knows", "object": long,
+             "statement": "Maya knows someone", "object_is_entity": True},
+        ],
+    }  # fmt: skip
+    llm = LiteLLMProvider("gpt-4o-mini", mock_response=json.dumps(answer))
+    with MemVault.open(
+        tmp_path / "v.db", embedder=HashingEmbedder(), clock=FixedClock(NOW), llm=llm
+    ) as v:
+        result = v.write_many([{"content": "I moved to Lisbon.", "speaker": "Maya"}])
+        assert result.skipped == {} and result.facts_created == 2
+        assert [e.name for e in v.store.find_entities("default", ["Lisbon", long])] == ["Lisbon"]
+        knows = v.facts(predicate="knows")[0]
+        assert knows.object == long and knows.object_id is None  # kept as a value
+
+
 def test_the_cli_write_reports_what_was_not_derived(tmp_path: Path) -> None:
     db = tmp_path / "v.db"
     runner = CliRunner()
