@@ -14,6 +14,7 @@ from memvault.kg.store import FactQuery, Store
 from memvault.kg.vocabulary import EntityTypeDef
 from memvault.llm.prompts import ExtractedEntity, Extraction
 
+_WORD = re.compile(r"\w+")
 NAME_LIMIT = 256  # the longest name an Entity holds (memvault.kg.model)
 
 
@@ -216,9 +217,18 @@ def recurring_openers(episodes: Sequence[Episode], extractions: Sequence[Extract
         for name in {x.name.lower() for x in ex.entities if x.tentative}
         if not name.endswith("ing")
     )
+    candidates = {name for name, n in seen.items() if n >= 3}
+    if not candidates:
+        return set()
     texts = [e.content for e in episodes]
-    return {
-        name
-        for name, n in seen.items()
-        if n >= 3 and not any(re.search(rf"\b{re.escape(name)}\b", t) for t in texts)
-    }
+    # a one-word name is written in lower case where it is a whole run of word characters:
+    # one pass over the batch's words, not one search of every text per name
+    one_word = {name for name in candidates if _WORD.fullmatch(name)}
+    batch_words = {w for t in texts for w in _WORD.findall(t)} if one_word else set()
+
+    def written_lower(name: str) -> bool:
+        if name in one_word:
+            return name in batch_words
+        return any(name in t and re.search(rf"\b{re.escape(name)}\b", t) for t in texts)
+
+    return {name for name in candidates if not written_lower(name)}

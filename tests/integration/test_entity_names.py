@@ -75,6 +75,8 @@ def test_a_name_that_keeps_opening_sentences_is_a_name(tmp_path: Path) -> None:
     lines = [f"Bill called again about invoice {i}." for i in range(3)]
     lines += [f"Gaming can be fun, day {i}." for i in range(3)] + ["I love gaming."]
     lines += [f"Dancing brings me joy, day {i}." for i in range(3)]  # a verb's -ing form
+    # words joined by a hyphen, the same test: "check-in" in lower case once, no name
+    lines += [f"Check-in went well, day {i}." for i in range(3)] + ["The check-in was slow."]
     with MemVault.open(tmp_path / "v.db", clock=FixedClock(T + timedelta(days=3))) as vault:
         result = vault.write_many(
             [{"content": x, "speaker": "Ana", "session_id": "s1"} for x in lines], now=T
