@@ -21,10 +21,10 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from ingest_model import _tokens, _waste, device_name, model_bound, reach, windows
+from sharegpt import write_items
+
 from memvault import MemVault
-from memvault.embed.port import reach
-from memvault.ingest.chunking import chunks_of
-from memvault.language.text import CHUNK_CHARS, tail_chunks
 
 PEOPLE = ["Ana", "Bo", "Chen", "Dara", "Eli", "Farah", "Gus", "Hana"]
 PLACES = ["Lisbon", "Oslo", "Kyoto", "Austin", "Nairobi", "Lima", "Hanoi", "Turin"]
@@ -219,64 +219,6 @@ def end_to_end(
     }
 
 
-def windows(embedder, texts: list[str]) -> list[str]:  # type: ignore[no-untyped-def]
-    """The chunk windows a write cuts of these texts: past what the embedder reads of each
-    (memvault.ingest.chunking)."""
-    flat = [" ".join(t.split()) for t in texts]
-    long = [t for t in flat if len(t) > CHUNK_CHARS]
-    read = reach(embedder, long) or [None] * len(long)
-    return [p for t, r in zip(long, read, strict=True) for p in tail_chunks(t, read=r)]
-
-
-def model_bound(items: list[dict], inner) -> dict:  # type: ignore[no-untyped-def]
-    """The same model on the same texts (each turn and its chunks, one call): what the
-    hardware gives this model with nothing of memvault around it."""
-    contents = [i["content"] for i in items]
-    texts = contents + windows(inner, contents)
-    inner.embed(texts[:512])  # warm (a GPU compiles its kernels once)
-    t = time.perf_counter()
-    inner.embed(texts)
-    took = time.perf_counter() - t
-    out = {"turns_per_s": round(len(items) / took, 1), "texts": len(texts), "s": round(took, 2)}
-    if hasattr(inner, "_embed_tokenized"):  # torch: sentence-transformers' own encode, same run
-        model = inner._load()
-        t = time.perf_counter()
-        model.encode(texts, batch_size=inner._batch(), normalize_embeddings=True)
-        out["encode_turns_per_s"] = round(len(items) / (time.perf_counter() - t), 1)
-    return out
-
-
-def device_name(inner) -> str:  # type: ignore[no-untyped-def]
-    device = str(getattr(inner, "device", "cpu"))
-    if device == "cuda":
-        import torch
-
-        return f"cuda: {torch.cuda.get_device_name(0)}"
-    import os
-
-    return f"cpu: {os.cpu_count()} cores"
-
-
-def _waste(inner, before) -> float | None:  # type: ignore[no-untyped-def]
-    read = getattr(inner, "tokens_read", 0) - before[0]
-    padded = getattr(inner, "tokens_padded", 0) - before[1]
-    return round(1 - read / padded, 4) if padded else None
-
-
-def _tokens(embedder, episodes) -> int | None:  # type: ignore[no-untyped-def]
-    """Tokens the embedder read for these episodes and their chunks (each cut at the
-    model's 256-token limit)."""
-    if not hasattr(embedder, "_load"):
-        return None
-    texts = [e.vector_text() for e in episodes]
-    texts += [t for _, _, t in chunks_of(embedder, episodes, CHUNK_CHARS)]
-    loaded = embedder._load()
-    if isinstance(loaded, tuple):  # ONNX Runtime: (session, tokenizer)
-        return sum(len(x.ids) for x in loaded[1].encode_batch(texts))
-    encoded = loaded.tokenizer(texts, truncation=True, max_length=loaded.max_seq_length)
-    return sum(len(ids) for ids in encoded["input_ids"])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--episodes", type=int, default=2000, help="short turns")
@@ -293,6 +235,12 @@ def main() -> None:
         default=0,
         help="also: the deferred turns written again with this many rule workers and with "
         "none, alternately three times (acknowledged rates only)",
+    )
+    parser.add_argument(
+        "--real",
+        type=int,
+        default=0,
+        help="with --rule-workers: also this many real ShareGPT turns (bench/sharegpt.py)",
     )
     parser.add_argument(
         "--variants",
@@ -328,12 +276,19 @@ def main() -> None:
         if args.only_deferred:
             args.episodes = args.long = 0
         e2e = bound = None
-        workers = []
-        if args.rule_workers and args.deferred:
-            items = turns(args.deferred, seed=11, chars=args.long_chars)
-            for n, w in enumerate([1, args.rule_workers] * 3):
-                db = Path(tmp) / f"workers{n}.db"
-                workers.append(acknowledged(items, args.batch, timed, db, w))
+        workers: dict[str, list[dict]] = {}
+        sets = {
+            "long": turns(args.deferred, seed=11, chars=args.long_chars) if args.deferred else []
+        }
+        left_out = None  # real turns the write refuses (empty once normalised)
+        if args.real:
+            sets["real"], left_out = write_items(args.real)
+        for name, items in sets.items():
+            for n, w in enumerate(
+                [1, args.rule_workers] * 3 if args.rule_workers and items else []
+            ):
+                db = Path(tmp) / f"workers-{name}{n}.db"
+                workers.setdefault(name, []).append(acknowledged(items, args.batch, timed, db, w))
         if args.end_to_end:
             items = turns(args.end_to_end, seed=13, chars=args.long_chars)
             e2e = end_to_end(items, args.batch, timed, Path(tmp) / "e2e.db")
@@ -385,7 +340,8 @@ def main() -> None:
         "long": long,
         "long_chunking": chunking,
         "deferred_long": bulk,
-        "rule_workers_long": workers or None,
+        "rule_workers": workers or None,  # long: generated turns; real: ShareGPT's
+        "real_left_out": left_out,
         "end_to_end_long": e2e,
         "model_bound_long": bound,
         "goal_acknowledged_per_s": 100,

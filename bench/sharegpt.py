@@ -51,3 +51,31 @@ def _turns(item: dict[str, Any]) -> list[tuple[str, str]]:
         for t in item.get("conversations", [])
         if isinstance(t.get("value"), str) and t["value"].strip()
     ]
+
+
+def write_items(n: int) -> tuple[list[dict[str, Any]], int]:
+    """The first ``n`` usable turns of the conversations, in order, as write items (one
+    session a conversation, an hour apart), and how many were left out on the way: the
+    write refuses a turn that is empty once normalised (ShareGPT has some)."""
+    from datetime import UTC, datetime, timedelta
+
+    from memvault.errors import InvalidInputError
+    from memvault.ingest.normalize import normalize_content
+
+    items: list[dict[str, Any]] = []
+    left_out = 0
+    start = datetime(2025, 1, 1, tzinfo=UTC)
+    for c, conversation in enumerate(conversations()):
+        for speaker, text in conversation:
+            try:
+                normalize_content(text, limit=10**9)
+            except InvalidInputError:
+                left_out += 1
+                continue
+            at = start + timedelta(hours=len(items))
+            items.append(
+                {"content": text, "speaker": speaker, "session_id": f"c{c}"} | {"occurred_at": at}
+            )
+            if len(items) == n:
+                return items, left_out
+    return items, left_out
