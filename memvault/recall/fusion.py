@@ -17,7 +17,7 @@ from memvault.config import RecallSettings
 from memvault.kg.model import Episode, normalize_name
 from memvault.language.when import window
 from memvault.recall.candidates import Candidates, Key
-from memvault.recall.query import longest_run, plain_words
+from memvault.recall.query import longest_run, plain_words, quotations
 
 CHANNELS = ("dense", "keyword", "graph")
 
@@ -25,10 +25,10 @@ CHANNELS = ("dense", "keyword", "graph")
 def quoted(c: Candidates, query: str, min_words: int) -> None:
     """The longest run of the query's words each possible quote holds verbatim (at least
     ``min_words``), as the ``phrase`` signal; ranking puts those first."""
-    words = plain_words(query)
+    words, quoted = plain_words(query), quotations(query, min_words)
     for rid in c.quoting:
         e = c.episodes.get(rid)
-        run = longest_run(words, e.content) if e is not None else 0
+        run = longest_run(words, e.content, quoted) if e is not None else 0
         if min_words > 0 and run >= min_words:
             c.signal["phrase"][("episode", rid)] = float(run)
 

@@ -15,6 +15,7 @@ __all__ = [
     "name_candidates",
     "phrase_windows",
     "plain_words",
+    "quotations",
     "tokens",
     "vector_text",
 ]
@@ -32,23 +33,45 @@ def keyword_terms(text: str, *, limit: int = 32) -> list[str]:
     return with_other_spellings(words)[:limit]
 
 
+_QUOTES = re.compile(r'"([^"\n]{1,400})"|“([^”\n]{1,400})”')
+
+
+def quotations(text: str, size: int) -> list[list[str]]:
+    """The words of each span the query puts in double quotation marks, of at least ``size``
+    words: a user quoting a memory means every word of it, stop words too ("You once wrote
+    "help you do that. At the"")."""
+    if size <= 0:
+        return []
+    spans = (plain_words(m.group(1) or m.group(2)) for m in _QUOTES.finditer(text))
+    return [words for words in spans if len(words) >= size]
+
+
 def phrase_windows(text: str, size: int, *, limit: int = 16) -> list[str]:
     """Every run of ``size`` consecutive words of the query with at least two that are not
-    stop words: what a memory quoted by the query would hold verbatim."""
+    stop words, and every run of a quotation's words: what a memory quoted by the query
+    would hold verbatim (a quotation's first)."""
     if size <= 0:
         return []
     words = plain_words(text)
+    quoted = [
+        " ".join(q[i : i + size]) for q in quotations(text, size) for i in range(len(q) - size + 1)
+    ]
     out = [
         " ".join(words[i : i + size])
         for i in range(len(words) - size + 1)
         if sum(w not in STOPWORDS for w in words[i : i + size]) >= 2
     ]
-    return list(dict.fromkeys(out))[:limit]
+    return list(dict.fromkeys(quoted + out))[:limit]
 
 
-def longest_run(query: Sequence[str], text: str) -> int:
+def longest_run(query: Sequence[str], text: str, quoted: Sequence[Sequence[str]] = ()) -> int:
     """Length of the longest run of consecutive query words found verbatim in ``text`` that
-    holds at least two words that are not stop words (0 when none does)."""
+    holds at least two words that are not stop words, or of a whole quotation of the query's
+    (``quotations``) found there (0 when none is)."""
+    if quoted:
+        padded = f" {' '.join(plain_words(text))} "
+        whole = max((len(q) for q in quoted if f" {' '.join(q)} " in padded), default=0)
+        return max(whole, longest_run(query, text))
     where: dict[str, list[int]] = {}
     for j, w in enumerate(query):
         where.setdefault(w, []).append(j)

@@ -76,6 +76,27 @@ def test_a_run_of_words_quoted_from_the_middle_of_a_long_turn_finds_it_first(
     assert all(h.explanation is None or h.explanation.factors.quoted == 0 for h in plain)
 
 
+def test_a_quotation_of_common_words_alone_still_finds_its_memory_first(
+    chat: tuple[MemVault, list[str], list[str]],
+) -> None:
+    """Quoted by the user, every word counts: "help you do that. At the" (a quote of a real
+    shared chat) has one word that is not a stop word, which no run of the query's own words
+    may rest on; in quotation marks it is what the user remembers word for word. The same
+    words without the marks, and a quotation the memory holds only in part, find nothing
+    first."""
+    vault, _, texts = chat
+    said = "Sure, I can help you do that. At the end of each week, note what changed."
+    at = vault.write(said, speaker="assistant", namespace="chat", now=T0).id
+    assert sum("help you do that. At the" in t for t in texts) == 0
+    hits = vault.recall('You once wrote "help you do that. At the", what was that about?',
+                        namespace="chat", k=3)  # fmt: skip
+    assert hits[0].id == at and hits[0].explanation.factors.quoted == 6
+    unquoted = vault.recall("You once wrote help you do that. At the", namespace="chat", k=3)
+    assert all(h.explanation.factors.quoted == 0 for h in unquoted)
+    partial = vault.recall('Did you write "help you do that at the start"?', namespace="chat")
+    assert all(h.explanation.factors.quoted == 0 for h in partial)
+
+
 def test_a_sibling_that_differs_in_one_digit_does_not_outrank_the_exact_words(
     vault: MemVault,
 ) -> None:
