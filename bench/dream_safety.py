@@ -110,8 +110,15 @@ def main() -> None:
     parser.add_argument("--dreams", type=int, default=3)
     parser.add_argument("--days-later", type=int, default=365)
     parser.add_argument("--after", action="append", default=[], metavar="KEY=JSON")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=DATA,
+        help="turns.jsonl and questions.jsonl of another set in the evaluation contract, e.g. "
+        "recall_fusion.py's longchat-real (its vault as --vault); its questions' own split",
+    )
     args = parser.parse_args()
-    turns_path, questions_path = DATA / "turns.jsonl", DATA / "questions.jsonl"
+    turns_path, questions_path = args.data / "turns.jsonl", args.data / "questions.jsonl"
     turns = read_jsonl(turns_path, ("conv_id", "turn_id", "text"))
     questions = read_jsonl(questions_path, ("conv_id", "question_id", "question"))
     times = last_times(turns)
@@ -124,8 +131,12 @@ def main() -> None:
             vault = build(path, turns_path, questions_path)
         convs = list(dict.fromkeys(t["conv_id"] for t in turns))
         halves = {
-            half: [q for q in questions if convs.index(q["conv_id"]) % 2 == n]
-            for n, half in enumerate(("dev", "test"))
+            half: [
+                q
+                for q in questions
+                if q.get("split", ("dev", "test")[convs.index(q["conv_id"]) % 2]) == half
+            ]
+            for half in ("dev", "test")
         }
 
         def score(over: dict[str, object]) -> dict[str, object]:

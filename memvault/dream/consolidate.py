@@ -29,7 +29,7 @@ from memvault.ingest.normalize import normalize_content
 from memvault.kg.model import Episode, Fact, normalize_name
 from memvault.kg.store import Doc
 from memvault.kg.temporal_conflict import Conflict, Verdict, rule_verdict
-from memvault.language.claims import distinguishing
+from memvault.language.claims import distinguishing, said_apart
 from memvault.llm.port import LLM
 from memvault.llm.prompts import judge_conflicts_v1
 
@@ -233,8 +233,10 @@ def merge_near_duplicate_episodes(
     ``threshold`` the higher-importance one (the older on a tie) absorbs the other's access
     and reinforcement counts; the other is retired. Never when they differ in what tells
     claims apart (a number, an id, a date, a name, a number word, a negation:
-    :func:`memvault.language.claims.distinguishing`): those are two memories, and the pair
-    is counted in ``refused`` with what differs."""
+    :func:`memvault.language.claims.distinguishing`) or when either has a word the other
+    lacks (:func:`memvault.language.claims.said_apart`: a longer one says more, whatever its
+    cosine): those are two memories, and the pair is counted in ``refused`` with what
+    differs."""
     live = [e for e in ws.episodes.values() if e.expired_at is None and e.id in vectors]
     if len(live) < 2:
         return 0
@@ -257,7 +259,8 @@ def merge_near_duplicate_episodes(
                     and speakers[row[a.id]] == speakers[other]
                     and a.type == b.type
                 ):
-                    if differ := distinguishing(a.content, b.content):
+                    differ = distinguishing(a.content, b.content)
+                    if differ := differ or said_apart(a.content, b.content):
                         if refused is not None:
                             refused.append({"ids": [a.id, b.id], "differ": sorted(differ)})
                         continue

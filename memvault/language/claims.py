@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from memvault.language.lexicon import common_word
+from memvault.language.words import STOPWORDS
 
 _NUMBER = re.compile(r"[#$€£¥]?\w*\d[\w.,:/%-]*")  # a token with a digit: #12 v1.2.3 9:30pm 4B
 _WORD = re.compile(r"(?<!\w)[^\W\d_][\w'’-]*")
@@ -63,6 +64,14 @@ def distinguishing(a: str, b: str) -> set[str]:
     wording."""
     ta, tb = claim_tokens(a), claim_tokens(b)
     return {t for t in ta - tb if t not in _words(b)} | {t for t in tb - ta if t not in _words(a)}
+
+
+def said_apart(a: str, b: str) -> set[str]:
+    """The words (stop words aside) one text has and the other lacks: what a merge of the two
+    would lose beyond wording ("… and schedule job" in one only; "top left corner" against
+    "bottom right corner"; ``actionAssignedToMe`` against ``actionAssignedByMe``). Empty: the
+    two say the same words, told apart only by stop words, case and punctuation."""
+    return {w for w in _words(a) ^ _words(b) if w not in STOPWORDS}
 
 
 _TOKEN = re.compile(r"[#$€£¥]?\w[\w'’.:/%-]*")
