@@ -33,26 +33,38 @@ from recall_ablation import build, last_times, locomo_score, rank
 from memvault import MemVault
 from memvault.eval.recall_eval import namespace_for, read_jsonl
 from memvault.kg.model import Episode
-from memvault.language.claims import distinguishing
+from memvault.language.claims import claim_tokens, content_words, distinguishing
 from memvault.language.words import STOPWORDS, plain_words
 
 DATA = Path("../shared/datasets/locomo")
 
 
 def merges(vault: MemVault, namespaces: list[str]) -> dict[str, object]:
-    """Every survivor's absorbed episodes, checked against it for a distinguishing token."""
-    total, bad = 0, []
+    """Every survivor's absorbed episodes: what an absorbed one says that its survivor no
+    longer holds in its text or, digested since, its cues (what recall searches): a
+    distinguishing token (a number, a name, a date, a negation) or any other word."""
+    total, bad, worded = 0, [], 0
     for ns in namespaces:
         episodes = {e.id: e for e in vault.store.list_episodes(ns, limit=1_000_000)}
         for e in episodes.values():
+            held = e.index_text()
             for other in e.metadata.get("merged_from", []):
                 total += 1
                 gone = episodes.get(other)
-                if gone is not None and (differ := distinguishing(e.content, gone.content)):
+                if gone is None:
+                    continue
+                claims = claim_tokens(gone.content)
+                if differ := {t for t in distinguishing(held, gone.content) if t in claims}:
                     bad.append(
                         {"kept": e.content, "absorbed": gone.content, "differ": sorted(differ)}
                     )
-    return {"episode_merges": total, "differing_in_a_detail": len(bad), "examples": bad[:5]}
+                worded += bool(content_words(gone.content) - content_words(held))
+    return {
+        "episode_merges": total,
+        "differing_in_a_detail": len(bad),
+        "absorbed_with_a_word_the_survivor_lacks": worded,
+        "examples": bad[:5],
+    }
 
 
 def text_size(vault: MemVault, namespaces: list[str]) -> dict[str, int]:

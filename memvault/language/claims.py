@@ -71,7 +71,12 @@ def said_apart(a: str, b: str) -> set[str]:
     would lose beyond wording ("… and schedule job" in one only; "top left corner" against
     "bottom right corner"; ``actionAssignedToMe`` against ``actionAssignedByMe``). Empty: the
     two say the same words, told apart only by stop words, case and punctuation."""
-    return {w for w in _words(a) ^ _words(b) if w not in STOPWORDS}
+    return content_words(a) ^ content_words(b)
+
+
+def content_words(text: str) -> set[str]:
+    """The words of ``text`` that are not stop words, lower case."""
+    return {w for w in _words(text) if w not in STOPWORDS}
 
 
 _TOKEN = re.compile(r"[#$€£¥]?\w[\w'’.:/%-]*")
