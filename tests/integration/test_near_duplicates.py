@@ -50,6 +50,19 @@ def eager(tmp_path: Path) -> Iterator[MemVault]:
         yield v
 
 
+def one_a_day_then_dream(vault: MemVault, said: list[str]) -> dict:
+    """Each text written on a day of its own by Ana, then one dream: its consolidate report."""
+    for day, text in enumerate(said):
+        vault.write_many(
+            [{"content": text, "speaker": "Ana", "session_id": f"s{day}",
+              "occurred_at": START + timedelta(days=day)}],
+            namespace="ana",
+        )  # fmt: skip
+    now = START + timedelta(days=len(said) + 1)
+    result = vault.dream(namespace="ana", apply=True, force=True, now=now)
+    return result.report["stages"]["consolidate"]
+
+
 def test_near_identical_turns_that_differ_in_a_number_or_name_are_never_merged(
     eager: MemVault,
 ) -> None:
@@ -67,14 +80,7 @@ def test_near_identical_turns_that_differ_in_a_number_or_name_are_never_merged(
         "I did not renew the gym membership this month.",
         "I did renew the gym membership this month.",
     ]
-    for day, text in enumerate(said):
-        vault.write_many(
-            [{"content": text, "speaker": "Ana", "session_id": f"s{day}",
-              "occurred_at": START + timedelta(days=day)}],
-            namespace="ana",
-        )  # fmt: skip
-    result = vault.dream(namespace="ana", apply=True, force=True, now=START + timedelta(days=9))
-    consolidate = result.report["stages"]["consolidate"]
+    consolidate = one_a_day_then_dream(vault, said)
     assert consolidate["episodes_merged"] == 0 and consolidate["merges_refused"] >= 4
     differ = {t for x in consolidate["merges_refused_examples"] for t in x["differ"]}
     assert {"pay-12", "pay-101", "priya", "tomasz", "¬"} <= differ
@@ -113,14 +119,7 @@ def test_a_turn_that_says_more_or_other_words_is_never_merged_away(eager: MemVau
         "Thanks, that worked perfectly!",
         "thanks -- that worked perfectly",
     ]
-    for day, text in enumerate(said):
-        vault.write_many(
-            [{"content": text, "speaker": "Ana", "session_id": f"s{day}",
-              "occurred_at": START + timedelta(days=day)}],
-            namespace="ana",
-        )  # fmt: skip
-    result = vault.dream(namespace="ana", apply=True, force=True, now=START + timedelta(days=9))
-    consolidate = result.report["stages"]["consolidate"]
+    consolidate = one_a_day_then_dream(vault, said)
     assert consolidate["episodes_merged"] == 1
     differ = {t for x in consolidate["merges_refused_examples"] for t in x["differ"]}
     assert {"schedule", "job", "top", "bottom", "actionassignedtome"} <= differ
