@@ -15,7 +15,10 @@ from memvault.kg.vocabulary import EntityTypeDef
 from memvault.llm.prompts import ExtractedEntity, Extraction
 
 _WORD = re.compile(r"\w+")
-NAME_LIMIT = 256  # the longest name an Entity holds (memvault.kg.model)
+# the longest name an Entity holds: a longer one, from a model's run-on answer, is no one's
+NAME_LIMIT = next(
+    m.max_length for m in Entity.model_fields["name"].metadata if hasattr(m, "max_length")
+)
 
 
 class Entities:
@@ -53,7 +56,7 @@ class Entities:
     def keeps(self, x: ExtractedEntity) -> bool:
         """A name is kept; a tentative one (capitalised only because it opens a sentence)
         only if the namespace knows it or the batch shows it to be a name."""
-        if len(x.name.strip()) > NAME_LIMIT:  # a model's run-on answer names no one
+        if len(x.name.strip()) > NAME_LIMIT:
             return False
         return not x.tentative or self.known(x.name) or x.name.lower() in self.recurring
 
