@@ -246,6 +246,7 @@ def merge_near_duplicate_episodes(
     speakers = [normalize_name(e.speaker or "") for e in live]
     fresh = [i for i in new_ids if i in row]
     merged = 0
+    told: set[frozenset[str]] = set()
     for start in range(0, len(fresh), chunk):
         part = fresh[start : start + chunk]
         sims = matrix[[row[i] for i in part]] @ matrix.T
@@ -261,7 +262,9 @@ def merge_near_duplicate_episodes(
                 ):
                     differ = distinguishing(a.content, b.content)
                     if differ := differ or said_apart(a.content, b.content):
-                        if refused is not None:
+                        pair = frozenset((a.id, b.id))
+                        if refused is not None and pair not in told:  # two new ones: once
+                            told.add(pair)
                             refused.append({"ids": [a.id, b.id], "differ": sorted(differ)})
                         continue
                     _merge_episodes(ws, a, b, float(sims[n, other]))

@@ -123,6 +123,8 @@ def test_a_turn_that_says_more_or_other_words_is_never_merged_away(eager: MemVau
     assert consolidate["episodes_merged"] == 1
     differ = {t for x in consolidate["merges_refused_examples"] for t in x["differ"]}
     assert {"schedule", "job", "top", "bottom", "actionassignedtome"} <= differ
+    pairs = [frozenset(x["ids"]) for x in consolidate["merges_refused_examples"]]
+    assert len(set(pairs)) == len(pairs)  # a pair of new turns is refused once, not twice
     live = [r for r in vault.store.iter_records("ana") if isinstance(r, Episode)]
     assert len([e for e in live if e.expired_at is None]) == len(said) - 1
     hit = vault.recall("schedule job", namespace="ana", k=1, now=START + timedelta(days=10))[0]
