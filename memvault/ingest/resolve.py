@@ -158,8 +158,9 @@ class Facts:
         restated = self._restated.get(existing.id)
         if restated is None:
             restated = self._restated[existing.id] = _Restated(existing)
-        restated.take(candidate, counts=existing.id not in self.created)
-        if existing.id not in self.created:
+        counts = existing.id not in self.created  # a restatement within the batch: no count
+        restated.take(candidate, counts=counts)
+        if counts:
             self.reinforced[existing.id] = existing
         return existing
 

@@ -68,15 +68,12 @@ def longest_run(query: Sequence[str], text: str, quoted: Sequence[Sequence[str]]
     """Length of the longest run of consecutive query words found verbatim in ``text`` that
     holds at least two words that are not stop words, or of a whole quotation of the query's
     (``quotations``) found there (0 when none is)."""
-    if quoted:
-        padded = f" {' '.join(plain_words(text))} "
-        whole = max((len(q) for q in quoted if f" {' '.join(q)} " in padded), default=0)
-        return max(whole, longest_run(query, text))
+    t = plain_words(text)
+    padded = f" {' '.join(t)} " if quoted else ""
+    best = max((len(q) for q in quoted if f" {' '.join(q)} " in padded), default=0)
     where: dict[str, list[int]] = {}
     for j, w in enumerate(query):
         where.setdefault(w, []).append(j)
-    t = plain_words(text)
-    best = 0
     for i, w in enumerate(t):
         for j in where.get(w, ()):
             if i and j and t[i - 1] == query[j - 1]:
