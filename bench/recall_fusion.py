@@ -36,7 +36,7 @@ from recall_ablation import build, last_times, rank
 from memvault import MemVault
 from memvault.eval.recall_eval import read_jsonl
 
-OFF = dict.fromkeys(("graph", "actor", "context", "session", "time"), 0.0)
+OFF = dict.fromkeys(("graph", "actor", "person", "context", "session", "time"), 0.0)
 CONFIGS: dict[str, dict[str, Any]] = {
     "shipped": {},
     "no lifts": {"channel_weights": OFF},

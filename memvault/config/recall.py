@@ -28,7 +28,7 @@ class RecallSettings(BaseModel):
             "keyword": 0.5,
             "graph": 0.1,
             "actor": 0.3,
-            "person": 0.0,
+            "person": 0.3,
             "context": 0.25,
             "session": 0.2,
             "time": 0.5,

@@ -11,7 +11,7 @@ compares like with like:
     base      = w_dense·cos⁺/max + w_keyword·bm25/max + w_graph·graph/max
     + actor   : w_actor when the memory's speaker (or a fact's subject) is named in the query
     + person  : w_person when the question's grammatical person points to its side of a chat
-                with an assistant (memvault.language.person; off by default)
+                with an assistant (memvault.language.person)
     + context : w_context × the best base of its neighbouring turns in the same session
     + session : w_session × the best score in its session (topics cluster in sessions)
     × time    : 1 + w_time × closeness to the time the question names ("two months ago")

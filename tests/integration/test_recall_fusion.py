@@ -151,26 +151,24 @@ def test_two_months_ago_prefers_the_turn_from_then_and_still_returns_the_others(
     assert all(h.explanation is None or "time" not in h.explanation.signals for h in plain)
 
 
-def test_the_grammatical_person_points_to_one_side_of_a_chat_only_when_switched_on(
-    vault: MemVault,
-) -> None:
-    """Off by default (no gain measured on the long-chat dev families); with a weight,
-    "which wine did you recommend" lifts the assistant's turn over the user's own words."""
-    asked = vault.write(
-        "Dad asked me which wine goes with the lamb.",
-        speaker="user",
-        session_id="s1",
-    )
-    answer = vault.write("For lamb I recommend a Rioja, slightly chilled.", speaker="assistant")
+def test_the_grammatical_person_points_to_one_side_of_a_chat(vault: MemVault) -> None:
+    """On by default (it earned its place among real conversations: docs/benchmarks.md):
+    between the same words said by both sides, "which wine did you recommend" puts the
+    assistant's first and "which wine did I pick" the user's; off by name, only its part
+    goes and the two score the same."""
+    mine = vault.write("The Rioja goes well with the lamb.", speaker="user", session_id="s1")
+    yours = vault.write("The Rioja goes well with the lamb.", speaker="assistant", session_id="s1")
     for n in range(5):
         vault.write(f"Small talk about the garden, week {n}.", speaker="user", session_id="s2")
-    question = "Which wine did you recommend for the lamb?"
-    hits = vault.recall(question, k=3)
-    assert hits[0].id == asked.id and "person" not in hits[0].explanation.signals
-    vault.recaller.s.channel_weights["person"] = 0.5
-    hits = vault.recall(question, k=3)
-    lifted = {h.id: h for h in hits}[answer.id]
-    assert lifted.explanation.signals["person"] == 1.0
-    assert hits[0].id == answer.id
-    mine = vault.recall("Which wine did I want for the lamb?", k=3)  # first person: the user
-    assert mine[0].id == asked.id and mine[0].explanation.signals["person"] == 1.0
+    asked_you = vault.recall("Which wine did you recommend for the lamb?", k=3)
+    assert asked_you[0].id == yours.id
+    assert asked_you[0].explanation is not None
+    assert asked_you[0].explanation.signals["person"] == 1.0
+    asked_me = vault.recall("Which wine did I pick for the lamb?", k=3)
+    assert asked_me[0].id == mine.id
+    assert asked_me[0].explanation is not None
+    assert asked_me[0].explanation.signals["person"] == 1.0
+    vault.recaller.s.channel_weights["person"] = 0.0  # off by name
+    off = {h.id: h for h in vault.recall("Which wine did you recommend for the lamb?", k=3)}
+    assert off[yours.id].score == pytest.approx(off[mine.id].score)
+    assert all(h.explanation is None or "person" not in h.explanation.signals for h in off.values())
