@@ -26,7 +26,7 @@ from memvault.errors import LLMError
 from memvault.kg.model import Episode, Replacement
 from memvault.kg.store import DocumentStore
 from memvault.kg.updates import Said, chains, judge
-from memvault.language.person import ASSISTANTS
+from memvault.language.person import is_assistant
 from memvault.llm.offline import OfflineProvider
 from memvault.llm.port import LLM
 from memvault.llm.prompts import UpdateVerdict, UpdateVerdicts, updates_v1
@@ -112,9 +112,7 @@ def propose_updates(
     if not s.enabled:
         return {"enabled": False}
     live = {i: e for i, e in ws.episodes.items() if e.expired_at is None and e.speaker}
-    new = [
-        live[i] for i in new_ids if i in live and (live[i].speaker or "").lower() not in ASSISTANTS
-    ]
+    new = [live[i] for i in new_ids if i in live and not is_assistant(live[i].speaker)]
     speakers = {(e.speaker or "").lower() for e in new}
     by_speaker: dict[str, list[Episode]] = {sp: [] for sp in speakers}
     for e in live.values():

@@ -14,8 +14,12 @@ from memvault.language.words import tokens
 
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")  # words quoted are someone else's grammar
 
-# the names a conversation's assistant side goes by (speakers, not people)
-ASSISTANTS = frozenset({"assistant", "agent", "tool", "system", "bot", "ai"})
+# the names a conversation's assistant side goes by (speakers, not people): the roles of the
+# common chat formats ("assistant" in OpenAI's and Anthropic's, "model" in Gemini's, "gpt" in
+# ShareGPT exports, "ai" in LangChain's), and the generic ones
+ASSISTANTS = frozenset(
+    {"assistant", "agent", "tool", "system", "bot", "ai", "model", "gpt", "chatgpt", "llm"}
+)
 FIRST = frozenset(
     "i me my mine myself i'm i've i'd i'll we us our ours ourselves we're we've we'd we'll".split()
 )

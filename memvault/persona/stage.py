@@ -15,7 +15,7 @@ from memvault.changes.workspace import Workspace
 from memvault.config import PersonaSettings
 from memvault.errors import InvalidInputError
 from memvault.kg.persona import Attitude, Category, Evidence, Skill, skill_key
-from memvault.language.person import ASSISTANTS
+from memvault.language.person import is_assistant
 from memvault.llm.port import LLM
 from memvault.llm.prompts import persona_v1
 from memvault.persona.layer import Proposal, plan_skill_use, plan_upsert, use_xp
@@ -36,7 +36,7 @@ def propose_persona(
     episodes = [
         ws.episodes[i]
         for i in new_ids
-        if i in ws.episodes and (ws.episodes[i].speaker or "").lower() not in ASSISTANTS
+        if i in ws.episodes and not is_assistant(ws.episodes[i].speaker)
     ]
     counts: Counter[str] = Counter()
     calls = 0

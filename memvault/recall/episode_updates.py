@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 from memvault.kg.model import Episode, Replacement, episode_order
 from memvault.kg.updates import Link, Said, asked_attributes, chains, statements
-from memvault.language.person import ASSISTANTS
+from memvault.language.person import is_assistant
 from memvault.recall.currency import Verdict, is_history_question
 
 _CHAIN_LIMIT = 20
@@ -166,9 +166,7 @@ def _newest_statements(
     newest statement of it by the time recall looks from, unless a dream's link says it
     was replaced (the end of its chain answers instead)."""
     said = [
-        e
-        for e in episodes
-        if e.speaker and e.speaker.lower() not in ASSISTANTS and e.occurred_at <= at
+        e for e in episodes if e.speaker and not is_assistant(e.speaker) and e.occurred_at <= at
     ]
     named = {(e.speaker or "").lower() for e in said if _named(e.speaker or "", query)}
     newest: dict[tuple[str, str], Episode] = {}
@@ -196,7 +194,7 @@ def _unjudged_links(
     said = [
         Said(id=e.id, speaker=e.speaker or "", at=e.occurred_at, text=e.content)
         for e in episodes
-        if e.speaker and e.speaker.lower() not in ASSISTANTS and e.occurred_at <= at
+        if e.speaker and not is_assistant(e.speaker) and e.occurred_at <= at
     ]
     found = [link for link in chains(said) if link.attribute in asked]
     until = judged_until() if found else None

@@ -55,6 +55,16 @@ def test_the_write_path_reads_preferences_and_skill_uses_from_the_person(tmp_pat
         assert "do ×1" in rust["why"] and len(rust["evidence"]) == 1
 
 
+def test_a_shared_chat_export_s_assistant_is_not_the_person(tmp_path: Path) -> None:
+    """A ShareGPT export's sides are "human" and "gpt", a Gemini one's "user" and "model": the
+    assistant's "I prefer" is not the person's attitude."""
+    with open_vault(tmp_path / "v.db") as vault:
+        vault.write("I prefer answers with examples.", speaker="human")
+        vault.write("I always prefer tabs over spaces.", speaker="gpt")
+        vault.write("I prefer dark mode in every tool.", speaker="model")
+        assert statements(vault.attitudes()) == ["prefer answers with examples"]
+
+
 def test_a_restatement_corroborates_and_a_change_makes_a_version(tmp_path: Path) -> None:
     with open_vault(tmp_path / "v.db") as vault:
         first = vault.write("I prefer short answers in chat.", speaker="Maya", now=days(0))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.language.person import asked_person, speakers_meant
+from memvault.language.person import asked_person, is_assistant, speakers_meant
 from memvault.language.spelling import other_spelling, with_other_spellings
 
 CHAT = {"user", "assistant"}
@@ -30,6 +30,19 @@ def test_the_person_points_to_a_side_only_in_a_chat_with_an_assistant() -> None:
     assert speakers_meant("What is my favourite colour?", CHAT) == {"user"}
     assert speakers_meant("What is my favourite colour?", {"Caroline", "Melanie"}) == set()
     assert speakers_meant("What did you recommend?", {"assistant"}) == set()
+
+
+@pytest.mark.parametrize("role", ["gpt", "GPT", "model", "ChatGPT", " assistant ", "ai"])
+def test_the_assistant_side_of_common_chat_exports_is_known_by_its_role(role: str) -> None:
+    """ShareGPT's "gpt", Gemini's "model", OpenAI's and Anthropic's "assistant", LangChain's
+    "ai": a chat imported from any of them has an assistant side."""
+    assert is_assistant(role)
+    assert speakers_meant("What did you recommend?", {"human", role}) == {role}
+    assert speakers_meant("Where do I live now?", {"human", role}) == {"human"}
+
+
+def test_people_are_not_the_assistant_side() -> None:
+    assert not any(is_assistant(n) for n in ("human", "user", "Maya", "Claude", "Aiden", None))
 
 
 def test_other_spellings_come_from_the_dictionary_not_from_suffixes() -> None:
