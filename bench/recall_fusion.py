@@ -13,7 +13,9 @@ questions among real ShareGPT conversations, bench/sharegpt.py: needs the packag
     .venv/bin/python bench/recall_fusion.py --sets longchat --configs shipped "no session"
 
 Prints one JSON line per (set, system): R@10 overall and per category; for longchat also per
-split (dev / test). Baselines read every turn; memvault reads as of the question's time.
+split (dev / test); and ``said_little_in_top_k``, the share of questions shown a turn that says
+next to nothing ("hello", "continue") in their top k. Baselines read every turn; memvault reads
+as of the question's time.
 """
 
 from __future__ import annotations
@@ -35,8 +37,9 @@ from recall_ablation import build, last_times, rank
 
 from memvault import MemVault
 from memvault.eval.recall_eval import read_jsonl
+from memvault.language.words import says_little
 
-OFF = dict.fromkeys(("graph", "actor", "person", "context", "session", "time"), 0.0)
+OFF = dict.fromkeys(("graph", "actor", "person", "context", "session", "time", "thin"), 0.0)
 CONFIGS: dict[str, dict[str, Any]] = {
     "shipped": {},
     "no lifts": {"channel_weights": OFF},
@@ -49,6 +52,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "dense only": {"channel_weights": {**OFF, "keyword": 0.0}, "currency": False},
     "no phrase": {"phrase_words": 0},
     "no time": {"channel_weights": {"time": 0.0}},
+    "no thin": {"channel_weights": {"thin": 0.0}},
     "before (no phrase, no time)": {"phrase_words": 0, "channel_weights": {"time": 0.0}},
     "rank fusion": {"fusion": "rank"},
     "rank fusion, no lifts": {"fusion": "rank", "channel_weights": OFF},
@@ -142,6 +146,22 @@ def score(questions: list[dict], ranked: dict[str, list[str]], k: int) -> dict[s
     return {c: round(float(np.mean(v)), 4) for c, v in sorted(per.items())}
 
 
+def said_little(
+    questions: list[dict], ranked: dict[str, list[str]], k: int, texts: dict[tuple, str]
+) -> float:
+    """The share of questions with a turn that says next to nothing ("hello", "continue":
+    memvault.language.words.says_little) among their top k: what a reader sees, not R@k."""
+    asked = [q for q in questions if q.get("category_name") != "adversarial"]
+    shown = [
+        any(
+            says_little(texts.get((q["conv_id"], t), "x y"))
+            for t in ranked.get(q["question_id"], [])[:k]
+        )
+        for q in asked
+    ]
+    return round(sum(shown) / max(len(shown), 1), 4)
+
+
 def load(name: str, cache: Path, users: int, seed: int) -> tuple[Path, Path]:
     if name == "locomo":
         data = Path("../shared/datasets/locomo")
@@ -166,6 +186,7 @@ def main() -> None:
     for name in args.sets:
         turns_path, questions_path = load(name, args.cache, args.users, args.seed)
         turns = read_jsonl(turns_path, ("conv_id", "turn_id", "text"))
+        texts = {(t["conv_id"], t["turn_id"]): t["text"] for t in turns}
         questions = read_jsonl(questions_path, ("conv_id", "question_id", "question"))
         if name == "locomo":  # conversations alternate between dev and test
             convs = sorted({q["conv_id"] for q in questions})
@@ -181,13 +202,16 @@ def main() -> None:
             if not args.no_baselines:
                 for system, order in baselines(vault, turns, questions, args.k).items():
                     row = {"set": name, "system": system, **score(questions, order, args.k)}
+                    row["said_little_in_top_k"] = said_little(questions, order, args.k, texts)
                     print(json.dumps(row), flush=True)
             for config, over in CONFIGS.items():
                 if args.configs and config not in args.configs:
                     continue
                 found = ranked(vault, questions, last_times(turns), over)
                 row = {"set": name, "system": f"memvault: {config}"}
-                print(json.dumps(row | score(questions, found, args.k)), flush=True)
+                row |= score(questions, found, args.k)
+                row["said_little_in_top_k"] = said_little(questions, found, args.k, texts)
+                print(json.dumps(row), flush=True)
         finally:
             vault.close()
 

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from memvault.kg.model import MemoryType
+
+# the relevance signals by name (docs/recall.md, "Fusion"): channels, lifts, and cuts
+CHANNEL_WEIGHTS = {
+    "dense": 0.5,
+    "keyword": 0.5,
+    "graph": 0.1,
+    "actor": 0.3,
+    "person": 0.3,
+    "context": 0.25,
+    "session": 0.2,
+    "time": 0.5,
+    "thin": 0.5,
+}
 
 
 class RecallSettings(BaseModel):
@@ -23,18 +37,33 @@ class RecallSettings(BaseModel):
         "the collector's full passes stop walking the model and indexes.",
     )
     channel_weights: dict[str, float] = Field(
-        default_factory=lambda: {
-            "dense": 0.5,
-            "keyword": 0.5,
-            "graph": 0.1,
-            "actor": 0.3,
-            "person": 0.3,
-            "context": 0.25,
-            "session": 0.2,
-            "time": 0.5,
-        },
-        description="Weights of the relevance signals (see memvault.recall.engine).",
+        default_factory=lambda: dict(CHANNEL_WEIGHTS),
+        description="Weights of the relevance signals by name (docs/recall.md); the names "
+        "given replace their defaults, the others keep theirs ('{\"thin\": 0}' turns one off).",
     )
+
+    @field_validator("channel_weights", mode="before")
+    @classmethod
+    def _weights(cls, given: Any) -> Any:
+        """Names given change their weights only; a name no signal has, a weight below 0 or a
+        cut above 1 is refused with what to write instead."""
+        if not isinstance(given, Mapping):
+            return given  # pydantic says what a mapping of names to numbers must be
+        unknown = sorted(str(name) for name in given if name not in CHANNEL_WEIGHTS)
+        if unknown:
+            raise ValueError(
+                f"unknown signal(s) {', '.join(unknown)}: the names are "
+                + ", ".join(CHANNEL_WEIGHTS)
+            )
+        merged = {**CHANNEL_WEIGHTS, **given}
+        for name, value in merged.items():
+            if isinstance(value, int | float) and value < 0:
+                raise ValueError(f"channel weight {name}={value}: 0 or more (0 turns it off)")
+        thin = merged["thin"]
+        if isinstance(thin, int | float) and thin > 1:
+            raise ValueError(f"channel weight thin={thin}: the share of a score taken, 0 to 1")
+        return merged
+
     fusion: Literal["score", "rank"] = Field(
         default="score",
         description="How the base relevance joins the channels: 'score' (each channel's "

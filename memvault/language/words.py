@@ -45,3 +45,24 @@ def cue_words(original: str, kept: str) -> list[str]:
             if w not in have and w not in STOPWORDS and (len(w) > 1 or w.isdigit())
         }
     )
+
+
+# scripts written without spaces between words: each character counts as a word
+_UNSPACED = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def says_little(text: str, most: int = 1) -> bool:
+    """At most ``most`` words that are not stop words ("hello", "continue", "Thanks!",
+    "I WIN"): too little for a text's own words or meaning to tell what it is about. One
+    letter is no word, a digit is; in Chinese, Japanese or Thai each character counts. Reads
+    only as far as it must: a long text answers after its first few words."""
+    count = 0
+    for match in _PLAIN.finditer(text):
+        w = match.group().lower()
+        if w.isascii():
+            count += w not in STOPWORDS and (len(w) > 1 or w.isdigit())
+        else:  # "Zürich" is one word, "引っ越しました" seven
+            count += len(_UNSPACED.findall(w)) or len(w) > 1
+        if count > most:
+            return False
+    return True

@@ -14,7 +14,8 @@ from memvault.recall.scoring import Factors
 
 Key = tuple[str, str]  # (kind, id)
 SIGNALS = (
-    "dense", "keyword", "graph", "actor", "person", "context", "session", "time", "phrase"
+    "dense", "keyword", "graph", "actor", "person", "context", "session", "time", "phrase",
+    "thin",
 )  # fmt: skip
 
 

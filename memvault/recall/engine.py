@@ -135,6 +135,7 @@ class Recaller:
         score = fusion.time_lift(
             c, score, query, at, self.s.channel_weights, self.s.time_least_days
         )
+        score = fusion.thin_cut(c, score, self.s.channel_weights)
         verdicts = self.currency.judge(c, query, at, score, k)
         verdicts.newest = self.currency.newest_groups(c, query, score, verdicts.episode_answers)
         discount_lent(c, score, verdicts)

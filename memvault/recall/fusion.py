@@ -1,7 +1,8 @@
 """The pure steps of recall's fusion, each a function of the candidates and the settings: the
 base relevance (score or rank fusion of the dense, keyword and graph channels), and the
 adjustments on top of it that need no store: who said it (actor), the session's best
-(session), the time the question names (time), the query's words quoted verbatim (phrase).
+(session), the time the question names (time), the query's words quoted verbatim (phrase), a turn
+that says too little (thin).
 Each records its signal on the candidates, so a hit's explanation shows its part, and each
 is switched off by name (a weight of 0, ``phrase_words = 0``). The context lift reads the
 store (session neighbours) and lives in the engine."""
@@ -14,8 +15,9 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from memvault.config import RecallSettings
-from memvault.kg.model import Episode, normalize_name
+from memvault.kg.model import Episode, MemoryType, normalize_name
 from memvault.language.when import window
+from memvault.language.words import says_little
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.query import longest_run, plain_words, quotations
 
@@ -173,4 +175,29 @@ def time_lift(
         if lift >= 1e-3:
             c.signal["time"][key] = round(lift, 6)
             out[key] = value * (1.0 + lift)
+    return out
+
+
+def thin_cut(c: Candidates, score: dict[Key, float], w: Mapping[str, float]) -> dict[Key, float]:
+    """A turn that says next to nothing ("hello", "continue", "Thanks!") answers no question,
+    yet a short text's meaning sits close to every short question's: its score × (1 −
+    ``w_thin``), unless it shares a word with the query (the keyword channel found it: "Osei."
+    asked "who is Osei?") or the query quotes it. Only conversation turns (episodic): a note
+    written on purpose keeps its score however short."""
+    weight = w.get("thin", 0.0)
+    if weight <= 0:
+        return score
+    out = dict(score)
+    for key in score:
+        e = c.episodes.get(key[1]) if key[0] == "episode" else None
+        if (
+            e is None
+            or e.type is not MemoryType.EPISODIC
+            or c.signal["keyword"].get(key, 0.0) > 0
+            or key in c.signal["phrase"]
+            or not says_little(e.content)
+        ):
+            continue
+        c.signal["thin"][key] = weight
+        out[key] *= 1.0 - weight
     return out

@@ -30,8 +30,10 @@ class Explanation(BaseModel):
 
     def text(self) -> str:
         f = self.factors
-        # a quote's run length is no relevance: it is said on its own below
-        sig = ", ".join(f"{k} {v:.3f}" for k, v in self.signals.items() if v and k != "phrase")
+        # a quote's run length and the cut of a thin turn are no relevance: said below
+        sig = ", ".join(
+            f"{k} {v:.3f}" for k, v in self.signals.items() if v and k not in ("phrase", "thin")
+        )
         parts = [
             f"relevance {f.relevance:.3f} ({sig})",
             f"importance {f.importance:.2f}",
@@ -51,6 +53,8 @@ class Explanation(BaseModel):
             extra.append(f"quotes {f.quoted} words of the query verbatim: ranked first")
         if self.signals.get("time"):
             extra.append(f"from the time the question names: × {1 + self.signals['time']:.2f}")
+        if self.signals.get("thin"):
+            extra.append(f"says too little to be about anything: × {1 - self.signals['thin']:.2f}")
         if self.entities:
             extra.append("entities: " + ", ".join(self.entities))
         if self.repeats:

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
-from memvault import MemVault
+from memvault import FixedClock, MemVault
+from memvault.embed.onnx import OnnxEmbedder
 from tests.conftest import T0
 
 FRAMES = [
@@ -172,3 +174,41 @@ def test_the_grammatical_person_points_to_one_side_of_a_chat(vault: MemVault) ->
     off = {h.id: h for h in vault.recall("Which wine did you recommend for the lamb?", k=3)}
     assert off[yours.id].score == pytest.approx(off[mine.id].score)
     assert all(h.explanation is None or "person" not in h.explanation.signals for h in off.values())
+
+
+def test_a_turn_that_says_nothing_answers_nothing(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, clock: FixedClock
+) -> None:
+    """With the real embedder, "hello" and "continue" sit close in meaning to every short
+    question: they rank below a statement that answers it, unless they share a word with the
+    question; a note written on purpose is never cut; off by name, "hello" comes first."""
+    embedder = OnnxEmbedder(tmp_path_factory.mktemp("models"))
+    vault = MemVault.open(tmp_path / "minilm.db", embedder=embedder, clock=clock)
+    chat = [
+        [("user", "hello"), ("assistant", "Hello! How can I help you today?")],
+        [("user", "Write a haiku about autumn leaves."), ("assistant", "Crimson leaves drift.")],
+        [("user", "continue"), ("assistant", "The path turns to gold in the wind.")],
+        [("user", "I've been moved under Osei."), ("assistant", "Congratulations!")],
+        [("user", "thanks"), ("assistant", "You're welcome!")],
+    ]
+    for n, session in enumerate(chat):
+        for who, text in session:
+            vault.write(text, speaker=who, session_id=f"s{n}")
+    vault.write("Vegan.", type="user")
+    question = "Who am I reporting to at the moment?"
+    hits = vault.recall(question, k=10)
+    order = [h.text for h in hits]
+    for thin in ("hello", "continue", "thanks"):
+        assert order.index("I've been moved under Osei.") < order.index(thin)
+    hello = next(h for h in hits if h.text == "hello")
+    assert hello.explanation is not None and hello.explanation.signals["thin"] == 0.5
+    assert "says too little" in hello.explanation.text()
+    said = next(h for h in vault.recall("When did I say hello?", k=3) if h.text == "hello")
+    assert said.explanation is not None and "thin" not in said.explanation.signals
+    note = next(h for h in vault.recall("What do I eat?", k=20) if h.text == "Vegan.")
+    assert note.explanation is not None and "thin" not in note.explanation.signals
+    vault.recaller.s.channel_weights["thin"] = 0.0  # off by name
+    off = vault.recall(question, k=10)
+    assert off[0].text == "hello"
+    assert all(h.explanation is None or "thin" not in h.explanation.signals for h in off)
+    vault.close()

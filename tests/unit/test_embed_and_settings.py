@@ -49,6 +49,29 @@ def test_malformed_settings_name_the_setting(bad: dict[str, object]) -> None:
     assert next(iter(bad)) in str(info.value)
 
 
+def test_channel_weights_given_by_name_change_only_those(monkeypatch: pytest.MonkeyPatch) -> None:
+    """'{"thin": 0}' turns one signal off and keeps the others (it once replaced the whole
+    mapping, so every channel weighed 0)."""
+    monkeypatch.setenv("MEMVAULT_RECALL__CHANNEL_WEIGHTS", '{"thin": 0}')
+    weights = load_settings().recall.channel_weights
+    assert weights["thin"] == 0 and weights["dense"] == weights["keyword"] == 0.5
+    assert weights["person"] == 0.3
+
+
+@pytest.mark.parametrize(
+    ("given", "says"),
+    [
+        ({"thinn": 0}, "unknown signal(s) thinn: the names are dense, keyword"),
+        ({"dense": -1}, "dense=-1: 0 or more"),
+        ({"thin": 1.5}, "thin=1.5: the share of a score taken, 0 to 1"),
+    ],
+)
+def test_a_channel_weight_no_signal_can_take_is_refused(given: dict, says: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_settings(recall={"channel_weights": given})
+    assert says in str(info.value) and "channel_weights" in str(info.value)
+
+
 def test_hashing_embedder_is_chosen_only_when_asked_or_torch_is_missing() -> None:
     assert isinstance(build_embedder(load_settings(embedder="hashing")), HashingEmbedder)
     assert not isinstance(build_embedder(load_settings(embedder="minilm")), HashingEmbedder)
