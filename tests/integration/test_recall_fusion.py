@@ -176,14 +176,18 @@ def test_the_grammatical_person_points_to_one_side_of_a_chat(vault: MemVault) ->
     assert all(h.explanation is None or "person" not in h.explanation.signals for h in off.values())
 
 
+@pytest.fixture(scope="module")
+def minilm(tmp_path_factory: pytest.TempPathFactory) -> OnnxEmbedder:
+    return OnnxEmbedder(tmp_path_factory.mktemp("models"))
+
+
 def test_a_turn_that_says_nothing_answers_nothing(
-    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, clock: FixedClock
+    tmp_path: Path, minilm: OnnxEmbedder, clock: FixedClock
 ) -> None:
     """With the real embedder, "hello" and "continue" sit close in meaning to every short
     question: they rank below a statement that answers it, unless they share a word with the
     question; a note written on purpose is never cut; off by name, "hello" comes first."""
-    embedder = OnnxEmbedder(tmp_path_factory.mktemp("models"))
-    vault = MemVault.open(tmp_path / "minilm.db", embedder=embedder, clock=clock)
+    vault = MemVault.open(tmp_path / "minilm.db", embedder=minilm, clock=clock)
     chat = [
         [("user", "hello"), ("assistant", "Hello! How can I help you today?")],
         [("user", "Write a haiku about autumn leaves."), ("assistant", "Crimson leaves drift.")],
@@ -211,4 +215,41 @@ def test_a_turn_that_says_nothing_answers_nothing(
     off = vault.recall(question, k=10)
     assert off[0].text == "hello"
     assert all(h.explanation is None or "thin" not in h.explanation.signals for h in off)
+    vault.close()
+
+
+def test_a_count_whose_evidence_spans_three_sessions_gets_each_of_them(
+    tmp_path: Path, minilm: OnnxEmbedder, clock: FixedClock
+) -> None:
+    """One session talks of little else than salsa class; two later ones mention a class
+    once each. "How many salsa classes have I been to?" needs all three: the chatty session
+    does not take all ten places (its session lift is bounded)."""
+    vault = MemVault.open(tmp_path / "minilm.db", embedder=minilm, clock=clock)
+    chatty = [
+        "Went to my first salsa class tonight!",
+        "Salsa class was amazing, we practised the basic step for an hour.",
+        "The salsa teacher says my timing on the basic step is getting better.",
+        "I bought new salsa shoes with suede soles for class.",
+        "After salsa class we went for tacos with the group.",
+        "The salsa class next door is more advanced, maybe next term.",
+        "Salsa class homework: practise turns in the kitchen.",
+        "The salsa class has twelve people and only four leads.",
+        "We learned a cross-body lead in salsa class.",
+    ]
+    said = {
+        0: chatty,
+        3: ["Salsa class again this evening, a new partner rotation."],
+        7: ["Skipped the gym, went to salsa class instead."],
+    }
+    for week in range(10):
+        turns = said.get(week, [f"Worked on the quarterly report, part {week}.", "Lentil soup."])
+        for n, text in enumerate(turns):
+            at = T0 + timedelta(days=7 * week, minutes=2 * n)
+            vault.write(text, speaker="user", session_id=f"s{week}", occurred_at=at)
+            reply = "That sounds great, tell me more."
+            at += timedelta(minutes=1)
+            vault.write(reply, speaker="assistant", session_id=f"s{week}", occurred_at=at)
+    hits = vault.recall("How many salsa classes have I been to?", k=10, now=T0 + timedelta(days=80))
+    sessions = {h.episode.session_id for h in hits if h.episode is not None}
+    assert {"s0", "s3", "s7"} <= sessions
     vault.close()
