@@ -1,11 +1,11 @@
 """The pure steps of recall's fusion, each a function of the candidates and the settings: the
 base relevance (score or rank fusion of the dense, keyword and graph channels), and the
 adjustments on top of it that need no store: who said it (actor), the session's best
-(session), the time the question names (time), the query's words quoted verbatim (phrase), a turn
-that says too little (thin).
-Each records its signal on the candidates, so a hit's explanation shows its part, and each
-is switched off by name (a weight of 0, ``phrase_words = 0``). The context lift reads the
-store (session neighbours) and lives in the engine."""
+(session), the time the question names (time), the query's words quoted verbatim (phrase),
+a turn that says too little (thin). Each records its signal on the candidates, so a hit's
+explanation shows its part, and each is switched off by name (a weight of 0,
+``phrase_words = 0``). The context lift reads the store (session neighbours) and lives in
+the engine."""
 
 from __future__ import annotations
 
@@ -192,7 +192,7 @@ def thin_cut(c: Candidates, score: dict[Key, float], w: Mapping[str, float]) -> 
         e = c.episodes.get(key[1]) if key[0] == "episode" else None
         if (
             e is None
-            or e.type is not MemoryType.EPISODIC
+            or e.type != MemoryType.EPISODIC
             or c.signal["keyword"].get(key, 0.0) > 0
             or key in c.signal["phrase"]
             or not says_little(e.content)
