@@ -154,7 +154,7 @@ def said_little(
     asked = [q for q in questions if q.get("category_name") != "adversarial"]
     shown = [
         any(
-            says_little(texts.get((q["conv_id"], t), "x y"))
+            (q["conv_id"], t) in texts and says_little(texts[(q["conv_id"], t)])
             for t in ranked.get(q["question_id"], [])[:k]
         )
         for q in asked

@@ -33,18 +33,17 @@ def plain_words(text: str) -> list[str]:
     return _PLAIN.findall(text.lower())
 
 
+def _telling(word: str) -> bool:
+    """A lower-case word that tells something: no stop word, and not one letter (a digit is)."""
+    return word not in STOPWORDS and (len(word) > 1 or word.isdigit())
+
+
 def cue_words(original: str, kept: str) -> list[str]:
     """The distinct words of ``original`` that ``kept`` (its digest) no longer holds, stop
     words and one-letter words left out (a digit stays): sorted, so the order of the text is
     not kept. What a digested memory keeps to be found by its own words (docs/tiers.md)."""
     have = set(plain_words(kept))
-    return sorted(
-        {
-            w
-            for w in plain_words(original)
-            if w not in have and w not in STOPWORDS and (len(w) > 1 or w.isdigit())
-        }
-    )
+    return sorted({w for w in plain_words(original) if w not in have and _telling(w)})
 
 
 # scripts written without spaces between words: each character counts as a word
@@ -60,7 +59,7 @@ def says_little(text: str, most: int = 1) -> bool:
     for match in _PLAIN.finditer(text):
         w = match.group().lower()
         if w.isascii():
-            count += w not in STOPWORDS and (len(w) > 1 or w.isdigit())
+            count += _telling(w)
         else:  # "Zürich" is one word, "引っ越しました" seven
             count += len(_UNSPACED.findall(w)) or len(w) > 1
         if count > most:

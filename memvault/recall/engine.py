@@ -15,6 +15,8 @@ compares like with like:
     + context : w_context × the best base of its neighbouring turns in the same session
     + session : w_session × the best score in its session (topics cluster in sessions)
     × time    : 1 + w_time × closeness to the time the question names ("two months ago")
+    × thin    : 1 − w_thin for a turn of at most one word that is not a stop word ("hello"),
+                unless it shares a word with the query or is quoted
     relevance = that sum / the best sum of this query  ∈ [0, 1]
 
 A memory that holds a run of the query's words verbatim ranks first (memvault.recall.ranking). The
