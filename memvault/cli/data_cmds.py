@@ -164,7 +164,13 @@ def ingest(
         if "vectors" in totals and totals["vectors"]["embedded"]:
             v = totals["vectors"]
             console.print(
-                f"embedded {v['embedded']} memories in {v['seconds']} s ({v['episodes_per_s']}/s)",
+                f"embedded {v['embedded']} memories"
+                + (
+                    f" (and the {v['facts']} facts and {v['entities']} names they brought)"
+                    if v["facts"] or v["entities"]
+                    else ""
+                )
+                + f" in {v['seconds']} s ({v['episodes_per_s']}/s)",
                 highlight=False,
             )
         if totals["vectors_pending"]:

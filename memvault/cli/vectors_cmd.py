@@ -58,8 +58,14 @@ def catch_up(namespace: NamespaceOpt = None, as_json: JsonOpt = False) -> None:
 
     def render() -> None:
         console.print(
-            escape(f"[{ns}]") + f" {data['embedded']} memories got their vectors in "
-            f"{data['seconds']} s"
+            escape(f"[{ns}]")
+            + f" {data['embedded']} memories got their vectors"
+            + (
+                f" (and the {data['facts']} facts and {data['entities']} names they brought)"
+                if data["facts"] or data["entities"]
+                else ""
+            )
+            + f" in {data['seconds']} s"
             + (f" ({data['episodes_per_s']}/s)" if data["episodes_per_s"] else "")
             + (f"; {data['left']} still wait" if data["left"] else "; none wait"),
             highlight=False,

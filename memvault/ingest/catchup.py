@@ -1,9 +1,12 @@
 """Meaning vectors computed after the write that acknowledged the memory (decision 0014).
 
 A write that defers its vectors commits the episode, its keyword index entries, its entities
-and facts (with their own short vectors) and one ``vector_pending`` document per episode, in
-one transaction, and returns. Catch-up reads those marks, embeds the episodes and their chunks
-in batches, and commits each batch's vectors together with the removal of its marks. A process
+and facts and one ``vector_pending`` document per episode, in one transaction, and returns;
+an episode's mark also lists the facts and entities its write created (their vectors wait
+too: embedding them was most of a deferred write's time on real turns, which name many new
+people and things). Catch-up reads those marks, embeds the episodes, their chunks and the
+facts' statements and entities' names they list, in batches, and commits each batch's
+vectors together with the removal of its marks. A process
 killed at any point loses nothing: the marks of an uncommitted batch are still there and the
 next catch-up embeds exactly what is left; a committed vector is never computed again. Until
 its vector lands, a memory is found by its words and through the graph; ``stats``, recall and
@@ -19,16 +22,16 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from memvault.coord.port import Coordination, owner_id
 from memvault.embed import Embedder
 from memvault.errors import ConflictError
-from memvault.ingest.chunking import chunks_of
-from memvault.kg.model import Episode
-from memvault.kg.store import Batch, Doc, Store, VectorRecord
+from memvault.ingest.chunking import vectors_of
+from memvault.kg.model import Entity, Episode, Fact
+from memvault.kg.store import Batch, Doc, Store
 from memvault.language.text import CHUNK_CHARS
 
 log = logging.getLogger(__name__)
@@ -38,9 +41,30 @@ BATCH = 64
 LOCK_TTL_S = 600.0  # renewed per batch; a killed holder's lock is taken over (coord.port)
 
 
-def pending_docs(episodes: Sequence[Episode], now: datetime) -> list[Doc]:
-    """The marks a deferred write commits with its episodes."""
-    return [Doc(kind=PENDING, id=e.id, body={}, status="pending", created_at=now) for e in episodes]
+def pending_docs(
+    episodes: Sequence[Episode],
+    now: datetime,
+    facts: Sequence[Fact] = (),
+    entities: Sequence[Entity] = (),
+    mentions: Mapping[str, str] | None = None,
+) -> list[Doc]:
+    """The marks a deferred write commits with its episodes: each episode's, listing the
+    ``facts`` drawn from it and the ``entities`` it named first (``mentions``: entity id →
+    the episode; one not found goes with the first episode)."""
+    owed: dict[str, dict[str, list[str]]] = {e.id: {} for e in episodes}
+    first = episodes[0].id if episodes else None
+    for f in facts:
+        owner = next((i for i in f.source_episode_ids if i in owed), first)
+        if owner is not None:
+            owed[owner].setdefault("facts", []).append(f.id)
+    for n in entities:
+        owner = (mentions or {}).get(n.id, first)
+        if owner in owed:
+            owed[owner].setdefault("entities", []).append(n.id)
+    return [
+        Doc(kind=PENDING, id=e.id, body=owed[e.id], status="pending", created_at=now)
+        for e in episodes
+    ]
 
 
 def pending(store: Store, namespace: str) -> int:
@@ -48,27 +72,13 @@ def pending(store: Store, namespace: str) -> int:
     return store.count_docs(namespace, PENDING)
 
 
-def episode_vectors(
-    embedder: Embedder, episodes: Sequence[Episode], chunk_chars: int
-) -> list[VectorRecord]:
-    """An episode's vector and those of the chunks past what the embedder reads (one
-    embedder call: it batches by length)."""
-    texts = [("episode", e.id, e.vector_text()) for e in episodes]
-    texts += [("chunk", i, t) for _, i, t in chunks_of(embedder, episodes, chunk_chars)]
-    if not texts:
-        return []
-    matrix = embedder.embed([t for _, _, t in texts])
-    return [
-        VectorRecord(kind=kind, id=i, vector=matrix[row])  # type: ignore[arg-type]
-        for row, (kind, i, _) in enumerate(texts)
-    ]
-
-
 @dataclass
 class CatchUpReport:
     namespace: str
     embedded: int = 0  # episodes whose vectors were written
     chunks: int = 0
+    facts: int = 0  # facts and entities whose write deferred their vectors too
+    entities: int = 0
     missing: int = 0  # marks of episodes deleted since: dropped
     left: int = 0
     seconds: float = 0.0
@@ -80,6 +90,8 @@ class CatchUpReport:
             "namespace": self.namespace,
             "embedded": self.embedded,
             "chunks": self.chunks,
+            "facts": self.facts,
+            "entities": self.entities,
             "missing": self.missing,
             "left": self.left,
             "busy": self.busy,
@@ -143,11 +155,16 @@ def _catch_up(
             renew()
         ids = [d.id for d in marks]
         episodes = store.get_episodes(namespace, ids)
-        vectors = episode_vectors(embedder, episodes, chunk_chars)
+        owed = {k: [i for d in marks for i in d.body.get(k, [])] for k in ("facts", "entities")}
+        facts = store.get_facts(namespace, owed["facts"])
+        named = store.get_entities(namespace, owed["entities"])
+        vectors = vectors_of(embedder, [*episodes, *facts, *named], chunk_chars)
         store.apply(
             Batch(namespace=namespace, vectors=vectors, drop_docs=[(PENDING, i) for i in ids])
         )
         report.embedded += len(episodes)
+        report.facts += len(facts)
+        report.entities += len(named)
         report.chunks += sum(1 for v in vectors if v.kind == "chunk")
         report.missing += len(ids) - len(episodes)
         done += len(ids)
@@ -263,6 +280,8 @@ def drain(
         )
         mine.embedded += report.embedded
         mine.chunks += report.chunks
+        mine.facts += report.facts
+        mine.entities += report.entities
         mine.missing += report.missing
         mine.left = report.left
         if on_progress is not None:

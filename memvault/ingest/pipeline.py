@@ -19,21 +19,20 @@ from memvault.clock import ensure_utc
 from memvault.embed import Embedder
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
 from memvault.ingest.catchup import pending_docs
-from memvault.ingest.chunking import chunks_of
+from memvault.ingest.chunking import vectors_of
 from memvault.ingest.extraction import DERIVATION_ERRORS, extract_all
 from memvault.ingest.gate import hold_for_review
 from memvault.ingest.inputs import EpisodeIn, FactIn, parse_facts, parse_items
 from memvault.ingest.normalize import normalize_content
 from memvault.ingest.resolve import NAME_LIMIT, Entities, Facts
 from memvault.kg.model import (
-    Entity,
     Episode,
     Fact,
     Mention,
     Session,
     content_hash,
 )
-from memvault.kg.store import Batch, Doc, Store, VectorRecord
+from memvault.kg.store import Batch, Doc, Store
 from memvault.kg.vocabulary import own_types
 from memvault.language.text import CHUNK_CHARS
 from memvault.llm import LLM
@@ -106,8 +105,8 @@ class Writer:
         defer_vectors: bool = False,
         rules_only: bool = False,
     ) -> WriteResult:
-        """``defer_vectors``: commit without the episodes' meaning vectors and mark them for
-        catch-up (facts and entities keep theirs: they are short, and resolution reads them).
+        """``defer_vectors``: commit without meaning vectors (the episodes', and those of the
+        facts and entities the write creates) and mark them for catch-up.
         ``rules_only``: extract with the offline rules, never the configured model."""
         result = WriteResult(episode_ids=[])
         episodes, problems = self._prepare(namespace, items, labels, now, result)
@@ -154,12 +153,14 @@ class Writer:
         created = [f for f in facts.created.values() if f.confidence >= self.hold_below]
         held = [f for f in facts.created.values() if f.confidence < self.hold_below]
         batch.facts = [*created, *facts.reinforced.values()]
-        now_too = [] if defer_vectors else fresh  # deferred: episodes and chunks wait
-        batch.vectors = self._vectors(now_too, created, list(entities.new.values()))
+        named = list(entities.new.values())
         batch.docs = hold_for_review(namespace, held, now, self.hold_below, self.due_days)
-        if defer_vectors:
-            batch.docs += pending_docs(fresh, now)
+        if defer_vectors:  # everything waits for catch-up, listed on its episode's mark
+            first = {m.entity_id: m.episode_id for m in reversed(batch.mentions)}
+            batch.docs += pending_docs(fresh, now, created, named, first)
             result.vectors_pending = len(fresh)
+        else:
+            batch.vectors = vectors_of(self.embedder, [*fresh, *created, *named], self.chunk_chars)
         if self.on_episodes is not None:  # e.g. the persona rules: in the same transaction
             try:
                 batch.docs += self.on_episodes(namespace, fresh)
@@ -306,36 +307,6 @@ class Writer:
             out.append(s)
         return out
 
-    def _vectors(
-        self, episodes: list[Episode], facts: list[Fact], entities: list[Entity]
-    ) -> list[VectorRecord]:
-        chunks = [(i, t) for _, i, t in chunks_of(self.embedder, episodes, self.chunk_chars)]
-        texts = (
-            [e.vector_text() for e in episodes]
-            + [f.vector_text() for f in facts]
-            + [e.name for e in entities]
-            + [t for _, t in chunks]
-        )
-        if not texts:
-            return []
-        matrix = self.embedder.embed(texts)
-        kinds = (
-            ["episode"] * len(episodes)
-            + ["fact"] * len(facts)
-            + ["entity"] * len(entities)
-            + ["chunk"] * len(chunks)
-        )
-        ids = (
-            [e.id for e in episodes]
-            + [f.id for f in facts]
-            + [e.id for e in entities]
-            + [i for i, _ in chunks]
-        )
-        return [
-            VectorRecord(kind=kind, id=i, vector=matrix[row])  # type: ignore[arg-type]
-            for row, (kind, i) in enumerate(zip(kinds, ids, strict=True))
-        ]
-
     # -- facts written directly -----------------------------------------------------------
     def write_facts(
         self, namespace: str, items: Sequence[FactIn | Mapping[str, Any]], *, now: datetime
@@ -378,7 +349,11 @@ class Writer:
             namespace=namespace,
             entities=entities.changed(),
             facts=[*facts.created.values(), *facts.reinforced.values()],
-            vectors=self._vectors([], list(facts.created.values()), list(entities.new.values())),
+            vectors=vectors_of(
+                self.embedder,
+                [*facts.created.values(), *entities.new.values()],
+                self.chunk_chars,
+            ),
         )
         self.store.apply(batch)
         return out

@@ -18,14 +18,14 @@ anything is written (export, then import into a vault configured with it).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from memvault.embed import Embedder
 from memvault.errors import InvalidInputError
-from memvault.ingest.chunking import chunks_of
+from memvault.ingest.chunking import vector_texts
 from memvault.kg.model import Entity, Episode, Fact, VectorKind, chunk_episode, chunk_id
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
 from memvault.language.text import CHUNK_CHARS, MAX_CHUNKS
@@ -44,22 +44,6 @@ class ReembedReport:
     counts: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     resumed: int = 0  # records left marked by an interrupted run, recomputed now
-
-
-def _texts(
-    records: Sequence[Episode | Fact | Entity], embedder: Embedder, size: int
-) -> list[tuple[VectorKind, str, str]]:
-    """What the vectors of the records are computed from: an episode's chunks go with it."""
-    out: list[tuple[VectorKind, str, str]] = []
-    for r in records:
-        if isinstance(r, Episode):
-            out.append(("episode", r.id, r.vector_text()))
-        elif isinstance(r, Fact):
-            out.append(("fact", r.id, r.vector_text()))
-        else:
-            out.append(("entity", r.id, r.name))
-    episodes = [r for r in records if isinstance(r, Episode)]
-    return out + [("chunk", i, t) for _, i, t in chunks_of(embedder, episodes, size)]
 
 
 def _outlived(
@@ -144,7 +128,7 @@ def reembed(
     while marks := store.list_docs(namespace, PENDING, limit=batch):
         ids = [d.id for d in marks]
         records = _records(store, namespace, ids)
-        texts = _texts(records, embedder, chunk_chars)
+        texts = vector_texts(embedder, records, chunk_chars)
         matrix = embedder.embed([t for _, _, t in texts]) if texts else np.empty((0, 0))
         vectors = [VectorRecord(k, i, row) for (k, i, _), row in zip(texts, matrix, strict=True)]
         episodes = [r for r in records if isinstance(r, Episode)]

@@ -30,14 +30,13 @@ from pydantic import BaseModel, ValidationError
 from memvault.embed import Embedder
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
 from memvault.folds import cell_id, parse_cell_id
-from memvault.ingest.chunking import chunks_of
+from memvault.ingest.chunking import vector_texts
 from memvault.kg.model import (
     Entity,
     Episode,
     Fact,
     Mention,
     Session,
-    VectorKind,
 )
 from memvault.kg.persona import LIVE, Attitude, Skill
 from memvault.kg.store import Batch, Doc, Store, VectorRecord
@@ -180,12 +179,7 @@ def import_namespace(
     )
     reuse = header.get("embedder") == embedder.name
     same_text = header.get("vector_text") == VECTOR_TEXT
-    texts: list[tuple[VectorKind, str, str]] = (
-        [("episode", e.id, e.vector_text()) for e in batch.episodes]
-        + [("chunk", i, t) for _, i, t in chunks_of(embedder, batch.episodes, chunk_chars)]
-        + [("fact", f.id, f.vector_text()) for f in batch.facts]
-        + [("entity", e.id, e.name) for e in batch.entities]
-    )
+    texts = vector_texts(embedder, [*batch.episodes, *batch.facts, *batch.entities], chunk_chars)
     missing = [
         t
         for t in texts

@@ -73,6 +73,47 @@ def test_a_deferred_write_is_found_by_its_words_at_once_and_by_meaning_after_cat
         assert vault.catch_up(namespace="ana").embedded == 0  # nothing twice
 
 
+def test_the_facts_and_names_a_deferred_write_creates_wait_with_its_episodes(
+    tmp_path: Path,
+) -> None:
+    """Embedding a write's new facts and names was most of a deferred write's time on real
+    turns: they wait on their episode's mark too, are found by their words meanwhile, and
+    are embedded once, by catch-up."""
+    with MemVault.open(tmp_path / "v.db", clock=FixedClock(NOW), catch_up_thread=False) as vault:
+        first = vault.write_many(
+            [{"content": "I moved to Lisbon in May.", "speaker": "Maya"}, *_notes(11)],
+            namespace="m",
+            defer_vectors=True,
+        )
+        assert first.facts_created >= 1 and first.entities_created >= 2
+        facts = vault.facts(subject="Maya", namespace="m")
+        lisbon = next(f for f in facts if f.object == "Lisbon")
+        named = [e.id for e in vault.store.find_entities("m", ["Maya", "Lisbon"])]
+        assert len(named) == 2
+        assert vault.store.get_vectors("m", "fact", [lisbon.id]) == {}
+        assert vault.store.get_vectors("m", "entity", named) == {}
+        assert vault.vectors_pending(namespace="m") == 12  # memories: the marks of episodes
+        hits = vault.recall("Lisbon", namespace="m", k=5)
+        assert lisbon.id in [h.id for h in hits]  # through the graph meanwhile
+
+        counting = Counting()
+        vault.c.embedder = counting
+        report = vault.catch_up(namespace="m")
+        assert (report.embedded, report.facts, report.left) == (12, first.facts_created, 0)
+        assert report.entities == first.entities_created
+        assert vault.store.get_vectors("m", "fact", [lisbon.id])
+        assert len(vault.store.get_vectors("m", "entity", named)) == len(named)
+        assert counting.texts == 12 + first.facts_created + first.entities_created
+        # a later deferred write restating the fact owes only its own episode
+        again = vault.write_many(
+            [{"content": "I moved to Lisbon in May.", "speaker": "Maya", "session_id": "s2"}],
+            namespace="m",
+            defer_vectors=True,
+        )
+        assert again.facts_created == 0 and again.entities_created == 0
+        assert vault.catch_up(namespace="m").facts == 0
+
+
 def test_a_long_deferred_turn_gets_its_chunk_vectors(tmp_path: Path) -> None:
     text = "We reviewed the budget line by line. " * 100 + "The lighthouse keeper was my aunt."
     with MemVault.open(tmp_path / "v.db", embedder=HashingEmbedder(), catch_up_thread=False) as v:
