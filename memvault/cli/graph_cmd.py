@@ -2,16 +2,38 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 from rich.table import Table
 
-from memvault.cli.output import JsonOpt, NamespaceOpt, console, emit, handle_errors, open_vault
+from memvault.cli.output import (
+    JsonOpt,
+    NamespaceOpt,
+    console,
+    emit,
+    err_console,
+    handle_errors,
+    open_vault,
+)
+
+if TYPE_CHECKING:
+    from memvault.graphs import GraphView
 
 graph_app = typer.Typer(
     help="The entity graph: edges, communities, PageRank.", no_args_is_help=True
 )
+
+
+def _unread(view: GraphView, as_json: bool) -> None:
+    """Say when names still wait for their meaning vectors (a deferred write brought them):
+    until catch-up their edges have no meaning signal."""
+    waiting = sum(1 for e in view.ws.entities if e not in view.vectors)
+    if waiting and not as_json:
+        err_console.print(
+            f"[yellow]{waiting} of {len(view.ws.entities)} names wait for their meaning "
+            "vectors[/]: their edges read no meaning until `memvault catch-up` embeds them"
+        )
 
 
 @graph_app.command("edges")
@@ -26,6 +48,7 @@ def edges(
 
     with open_vault() as vault:
         view = vault.graph(namespace=namespace)
+        _unread(view, as_json)
         found = view.edges()
         data = [edge_json(view, e) for e in found[:limit]]
 
@@ -65,6 +88,7 @@ def communities(
         raise InvalidInputError("must be positive", field="--resolution")
     with open_vault() as vault:
         view = vault.graph(namespace=namespace)
+        _unread(view, as_json)
         found = view.edges()
         parts = view.scan(found) if scan else [view.communities(found, resolution=resolution)]
         data = [
@@ -108,6 +132,7 @@ def ppr(
     """Entities most related to the seeds (personalised PageRank over composite edges)."""
     with open_vault() as vault:
         view = vault.graph(namespace=namespace)
+        _unread(view, as_json)
         ranked = view.ppr(seeds, top=top)
         data = [{"entity": view.ws.entities[i].name, "score": round(s, 6)} for i, s in ranked]
 

@@ -234,3 +234,26 @@ def test_cli_ingest_waits_for_vectors_or_leaves_them_to_catch_up(
     assert json.loads(out.stdout)["embedded"] == 30
     out = runner.invoke(app, ["catch-up", "-n", "b"])
     assert "0 memories got their vectors" in out.stdout and "none wait" in out.stdout
+
+
+def test_the_graph_says_which_names_still_wait_for_meaning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMVAULT_DB_PATH", str(tmp_path / "v.db"))
+    monkeypatch.setenv("MEMVAULT_EMBEDDER", "hashing")
+    monkeypatch.setenv("MEMVAULT_CATCH_UP_THREAD", "false")
+    lines = tmp_path / "in.jsonl"
+    said = [
+        "Lunch with Priya and Tomas at Lindqvist's.",
+        "Priya and Tomas booked the Harbour Room.",
+        "Tomas says Priya will chair the Harbour Room review.",
+    ]
+    lines.write_text("\n".join(json.dumps({"content": t}) for t in said) + "\n")
+    runner = CliRunner()
+    assert runner.invoke(app, ["ingest", str(lines), "--no-wait"]).exit_code == 0
+    out = runner.invoke(app, ["graph", "edges"])
+    assert out.exit_code == 0, out.output
+    assert "names wait for their meaning vectors" in out.stderr
+    assert runner.invoke(app, ["catch-up"]).exit_code == 0
+    out = runner.invoke(app, ["graph", "edges"])
+    assert out.exit_code == 0 and "wait" not in out.stderr, out.output
