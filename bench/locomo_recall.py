@@ -11,38 +11,24 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import re
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 
 from memvault import MemVault
+from memvault.eval.baselines import Bm25
 from memvault.eval.recall_eval import read_jsonl, run_recall_eval
 from memvault.recall.query import vector_text
 
-WORD = re.compile(r"[a-z0-9]+")
 
-
-def bm25_rank(docs: list[str], query: str, k: int, k1: float = 1.5, b: float = 0.75) -> list[int]:
-    toks = [WORD.findall(d.lower()) for d in docs]
-    avg = sum(map(len, toks)) / max(len(toks), 1)
-    df: Counter[str] = Counter(t for doc in toks for t in set(doc))
-    n = len(docs)
-    scores = np.zeros(n)
-    for term in set(WORD.findall(query.lower())):
-        if term not in df:
-            continue
-        idf = math.log(1 + (n - df[term] + 0.5) / (df[term] + 0.5))
-        for i, doc in enumerate(toks):
-            tf = doc.count(term)
-            if tf:
-                scores[i] += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len(doc) / avg))
-    return list(np.argsort(-scores, kind="stable")[:k])
+def bm25_rank(docs: list[str], query: str, k: int) -> list[int]:
+    """The top k documents by BM25 (memvault.eval.baselines, what ``eval recall
+    --baselines`` runs)."""
+    return Bm25(docs).rank(query, k)
 
 
 def summarise(scores: dict[str, list[float]]) -> dict[str, object]:

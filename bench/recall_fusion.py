@@ -36,6 +36,7 @@ from longchat_data import write as write_longchat
 from recall_ablation import build, last_times, rank
 
 from memvault import MemVault
+from memvault.eval.baselines import rrf
 from memvault.eval.recall_eval import read_jsonl
 from memvault.language.words import says_little
 
@@ -103,14 +104,6 @@ def ranked(vault: MemVault, questions: list[dict], times: dict, over: dict) -> d
         )
     finally:
         common.share = share
-
-
-def rrf(*rankings: list[int], k: int = 60) -> list[int]:
-    score: dict[int, float] = defaultdict(float)
-    for ranking in rankings:
-        for r, i in enumerate(ranking, start=1):
-            score[i] += 1.0 / (k + r)
-    return sorted(score, key=lambda i: -score[i])
 
 
 def baselines(vault: MemVault, turns: list[dict], questions: list[dict], k: int) -> dict:

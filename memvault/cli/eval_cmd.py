@@ -31,10 +31,19 @@ def recall_cmd(
     dream: Annotated[
         bool, typer.Option("--dream", help="Run one dream (apply) per conversation first.")
     ] = False,
+    baselines: Annotated[
+        bool,
+        typer.Option(
+            "--baselines",
+            help="Also score BM25, the embedder's cosine and their rank fusion on the same "
+            "stored turns, side by side (they read every turn; memvault as of the question).",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Ingest TURNS into a fresh vault (one namespace per conv_id), recall every question,
-    write the ranked turn ids, and print recall@k per category when evidence is given."""
+    write the ranked turn ids, and print recall@k per category when evidence is given;
+    with --baselines, beside BM25, cosine and their fusion on the same turns."""
     from memvault.eval.recall_eval import dream_each, run_recall_eval
     from memvault.vault import MemVault
 
@@ -74,6 +83,7 @@ def recall_cmd(
                     out=handle,
                     on_progress=progress,
                     after_ingest=after_ingest if dream else None,
+                    baselines=baselines,
                 )
                 if dream:
                     report.extra["dreams"] = dreams
@@ -84,11 +94,22 @@ def recall_cmd(
     if as_json:
         typer.echo(json.dumps(data, indent=2))
         return
-    table = Table("category", "questions", f"recall@{k}")
+    key = f"recall@{k}"
+    others = report.baselines
+    table = Table("category", "questions", f"{key} memvault", *others)
     for name, row in report.per_category.items():
-        table.add_row(name, str(row["n"]), f"{row[f'recall@{k}']:.4f}")
+        best = [o["per_category"].get(name, {}).get(key) for o in others.values()]
+        table.add_row(
+            name, str(row["n"]), _cell(row[key], best), *(f"{b:.4f}" for b in best if b is not None)
+        )
     if report.overall is not None:
-        table.add_row("[bold]overall (non-adversarial)[/]", "", f"[bold]{report.overall:.4f}[/]")
+        best = [o["overall"] for o in others.values()]
+        table.add_row(
+            "[bold]overall (non-adversarial)[/]",
+            "",
+            f"[bold]{_cell(report.overall, best)}[/]",
+            *(f"{b:.4f}" for b in best if b is not None),
+        )
     console.print(
         f"{report.conversations} conversations, {report.turns} turns, "
         f"{report.questions} questions (ingest {report.ingest_s:.1f}s, "
@@ -116,3 +137,9 @@ def recall_cmd(
         )
     if report.per_category:
         console.print(table)
+
+
+def _cell(value: float, baselines: list[float | None]) -> str:
+    """memvault's figure, marked red where a baseline beats it."""
+    below = any(b is not None and b > value for b in baselines)
+    return f"[red]{value:.4f}[/] (below a baseline)" if below else f"{value:.4f}"

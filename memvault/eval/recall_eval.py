@@ -19,9 +19,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import IO, Any
 
+import numpy as np
+
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
+from memvault.eval.baselines import SYSTEMS, Turns
 from memvault.ingest.normalize import normalize_content
 from memvault.interop.jsonl import parse_session_time, turn_to_episode
+from memvault.kg.model import Episode
 from memvault.vault import MemVault
 
 ADVERSARIAL = "adversarial"
@@ -48,6 +52,9 @@ class EvalReport:
     # text is not ingested twice; another text is kept as its own memory under the same id
     repeated: dict[str, int] = field(default_factory=dict)  # same_text | other_text → count
     repeated_turns: list[dict[str, str]] = field(default_factory=list)  # the first 50
+    # with ``baselines``: BM25, cosine and their fusion on the same stored turns, scored alike
+    # (name → per_category, overall, overall_all); they read every turn, memvault as of then
+    baselines: dict[str, dict[str, Any]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -249,7 +256,10 @@ def run_recall_eval(
     out: IO[str] | None,
     after_ingest: Callable[[MemVault, dict[str, datetime]], None] | None = None,
     on_progress: Callable[[str, int, int], None] | None = None,
+    baselines: bool = False,
 ) -> EvalReport:
+    """``baselines``: also rank every question with BM25, cosine and their fusion over the
+    same stored turns (memvault.eval.baselines) and score them in ``report.baselines``."""
     turns = read_turns(turns_path)
     questions = read_jsonl(questions_path, ("conv_id", "question_id", "question"), _check_question)
     known = {str(t["conv_id"]) for t in turns}
@@ -275,33 +285,73 @@ def run_recall_eval(
         report.dreamed = True
     report.ingest_s = time.perf_counter() - started
     started = time.perf_counter()
-    scores: dict[str, list[float]] = defaultdict(list)
+    scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    read: dict[str, Turns] = {}
     for q in questions:
         conv = str(q["conv_id"])
         now = q.get("_now") or last_time[conv]
-        ranked = ranked_turns(vault, namespace_for(conv), q["question"], k, now)
+        ranked = {"memvault": ranked_turns(vault, namespace_for(conv), q["question"], k, now)}
         if out is not None:
-            out.write(json.dumps({"question_id": q["question_id"], "ranked": ranked}) + "\n")
+            out.write(
+                json.dumps({"question_id": q["question_id"], "ranked": ranked["memvault"]}) + "\n"
+            )
+        if baselines:
+            if conv not in read:
+                read[conv] = stored_turns(vault, namespace_for(conv))
+            query_vector = vault.c.embedder.embed([q["question"]])[0]
+            ranked |= read[conv].ranked(q["question"], query_vector, k)
         gold = set(q.get("evidence_turn_ids") or [])
-        if gold:
-            scores[q.get("category_name") or "all"].append(len(gold & set(ranked)) / len(gold))
+        for system, found in ranked.items():
+            if gold:
+                hit = len(gold & set(found)) / len(gold)
+                scores[system][q.get("category_name") or "all"].append(hit)
         if on_progress:
             on_progress("recall", 1, len(questions))
     report.recall_s = time.perf_counter() - started
-    _summarise(report, scores)
+    summary = _summarise(scores["memvault"], k)
+    report.per_category, report.overall, report.overall_all = (
+        summary["per_category"],
+        summary["overall"],
+        summary["overall_all"],
+    )
+    report.scored = summary["scored"]
+    report.baselines = {name: _summarise(scores[name], k) for name in SYSTEMS if baselines}
     return report
 
 
-def _summarise(report: EvalReport, scores: dict[str, list[float]]) -> None:
-    report.per_category = {
-        name: {"n": len(v), f"recall@{report.k}": round(sum(v) / len(v), 4)}
-        for name, v in sorted(scores.items())
-    }
+def stored_turns(vault: MemVault, namespace: str) -> Turns:
+    """A conversation's stored turns for the baselines, in the order they were said: the text
+    memvault indexed and the vector it stored (none is computed again)."""
+    episodes = sorted(
+        (
+            r
+            for r in vault.store.iter_records(namespace)
+            if isinstance(r, Episode) and r.external_id
+        ),
+        key=lambda e: (e.occurred_at, e.position or 0),
+    )
+    vectors = vault.store.get_vectors(namespace, "episode", [e.id for e in episodes])
+    missing = np.zeros(vault.c.embedder.dim, dtype=np.float32)
+    matrix = np.stack([vectors.get(e.id, missing) for e in episodes]) if episodes else missing[:0]
+    return Turns(
+        [str(e.external_id).split(ALIAS)[0] for e in episodes],
+        [e.content for e in episodes],
+        matrix,
+    )
+
+
+def _summarise(scores: dict[str, list[float]], k: int) -> dict[str, Any]:
     everything = [s for v in scores.values() for s in v]
     core = [s for name, v in scores.items() if name != ADVERSARIAL for s in v]
-    report.scored = len(everything)
-    report.overall = round(sum(core) / len(core), 4) if core else None
-    report.overall_all = round(sum(everything) / len(everything), 4) if everything else None
+    return {
+        "per_category": {
+            name: {"n": len(v), f"recall@{k}": round(sum(v) / len(v), 4)}
+            for name, v in sorted(scores.items())
+        },
+        "scored": len(everything),
+        "overall": round(sum(core) / len(core), 4) if core else None,
+        "overall_all": round(sum(everything) / len(everything), 4) if everything else None,
+    }
 
 
 def dream_each(vault: MemVault, last_times: dict[str, datetime]) -> dict[str, Any]:

@@ -172,6 +172,25 @@ def test_recall_eval_follows_the_contract(tmp_path: Path) -> None:
     assert report.overall == pytest.approx(expected, abs=1e-4)  # per-category are rounded
 
 
+def test_recall_eval_scores_the_baselines_on_the_same_turns(tmp_path: Path) -> None:
+    """BM25, cosine and their fusion ranked over what the vault stored, scored alike; the
+    question of a rare word is BM25's first (a wrong corpus or mapping would miss it)."""
+    turns, questions = _contract_files(tmp_path)
+    with MemVault.open(tmp_path / "eval.db", embedder=HashingEmbedder()) as vault:
+        plain = run_recall_eval(vault, turns, questions, k=1, out=None)
+    assert plain.baselines == {}
+    with MemVault.open(tmp_path / "eval2.db", embedder=HashingEmbedder()) as vault:
+        report = run_recall_eval(vault, turns, questions, k=1, out=None, baselines=True)
+    assert list(report.baselines) == ["bm25", "cosine", "rrf(bm25, cosine)"]
+    for scored in report.baselines.values():
+        assert set(scored["per_category"]) == set(report.per_category)
+        assert scored["scored"] == report.scored == 5
+    bm25 = report.baselines["bm25"]["per_category"]
+    assert bm25["multi-hop"]["recall@1"] == 1.0  # "sister": one turn says it
+    assert bm25["single-hop"]["recall@1"] < 1.0  # "breed of Ann's dog" shares no word
+    assert report.per_category == plain.per_category  # memvault's own figures unchanged
+
+
 def test_recall_eval_names_bad_lines_and_orphan_questions_before_ingesting(
     tmp_path: Path,
 ) -> None:
