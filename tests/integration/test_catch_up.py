@@ -207,15 +207,20 @@ def test_the_dream_catches_up_before_it_judges(tmp_path: Path) -> None:
         assert applied.report["vectors"] == {"pending": 0, "caught_up": 30}
 
 
-def test_cli_ingest_waits_for_vectors_or_leaves_them_to_catch_up(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    """The CLI on a vault of its own, hashing vectors, no catch-up thread."""
     monkeypatch.setenv("MEMVAULT_DB_PATH", str(tmp_path / "v.db"))
     monkeypatch.setenv("MEMVAULT_EMBEDDER", "hashing")
     monkeypatch.setenv("MEMVAULT_CATCH_UP_THREAD", "false")
+    return CliRunner()
+
+
+def test_cli_ingest_waits_for_vectors_or_leaves_them_to_catch_up(
+    tmp_path: Path, runner: CliRunner
+) -> None:
     lines = tmp_path / "in.jsonl"
     lines.write_text("\n".join(json.dumps(n) for n in _notes(30)) + "\n")
-    runner = CliRunner()
 
     out = runner.invoke(app, ["ingest", str(lines), "-n", "a", "--json"])
     assert out.exit_code == 0, out.output
@@ -237,11 +242,8 @@ def test_cli_ingest_waits_for_vectors_or_leaves_them_to_catch_up(
 
 
 def test_the_graph_says_which_names_still_wait_for_meaning(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, runner: CliRunner
 ) -> None:
-    monkeypatch.setenv("MEMVAULT_DB_PATH", str(tmp_path / "v.db"))
-    monkeypatch.setenv("MEMVAULT_EMBEDDER", "hashing")
-    monkeypatch.setenv("MEMVAULT_CATCH_UP_THREAD", "false")
     lines = tmp_path / "in.jsonl"
     said = [
         "Lunch with Priya and Tomas at Lindqvist's.",
@@ -249,7 +251,6 @@ def test_the_graph_says_which_names_still_wait_for_meaning(
         "Tomas says Priya will chair the Harbour Room review.",
     ]
     lines.write_text("\n".join(json.dumps({"content": t}) for t in said) + "\n")
-    runner = CliRunner()
     assert runner.invoke(app, ["ingest", str(lines), "--no-wait"]).exit_code == 0
     out = runner.invoke(app, ["graph", "edges"])
     assert out.exit_code == 0, out.output
