@@ -96,7 +96,14 @@ def recall_cmd(
         return
     key = f"recall@{k}"
     others = report.baselines
-    table = Table("category", "questions", f"{key} memvault", *others)
+    shown = {"bm25": "BM25", "cosine": "cosine", "rrf(bm25, cosine)": "their fusion"}
+    table = Table(
+        "category",
+        "questions",
+        "memvault",
+        *(shown.get(name, name) for name in others),
+        title=f"{key}" + (" (baselines read every turn)" if others else ""),
+    )
     for name, row in report.per_category.items():
         best = [o["per_category"].get(name, {}).get(key) for o in others.values()]
         table.add_row(
@@ -105,7 +112,7 @@ def recall_cmd(
     if report.overall is not None:
         best = [o["overall"] for o in others.values()]
         table.add_row(
-            "[bold]overall (non-adversarial)[/]",
+            "[bold]overall[/] (not adversarial)",
             "",
             f"[bold]{_cell(report.overall, best)}[/]",
             *(f"{b:.4f}" for b in best if b is not None),
