@@ -55,6 +55,7 @@ class EvalReport:
     # with ``baselines``: BM25, cosine and their fusion on the same stored turns, scored alike
     # (name → per_category, overall, overall_all); they read every turn, memvault as of then
     baselines: dict[str, dict[str, Any]] = field(default_factory=dict)
+    below_baselines: list[str] = field(default_factory=list)  # categories a baseline beats
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -316,7 +317,24 @@ def run_recall_eval(
     )
     report.scored = summary["scored"]
     report.baselines = {name: _summarise(scores[name], k) for name in SYSTEMS if baselines}
+    report.below_baselines = _below(report)
     return report
+
+
+def _below(report: EvalReport) -> list[str]:
+    """The categories (and ``overall``) where some baseline's recall is above memvault's."""
+    key = f"recall@{report.k}"
+    mine = {name: row[key] for name, row in report.per_category.items()}
+    mine["overall"] = report.overall if report.overall is not None else 1.0
+    out = []
+    for name, value in mine.items():
+        theirs = [
+            b["overall"] if name == "overall" else b["per_category"].get(name, {}).get(key)
+            for b in report.baselines.values()
+        ]
+        if any(t is not None and t > value for t in theirs):
+            out.append(name)
+    return out
 
 
 def stored_turns(vault: MemVault, namespace: str) -> Turns:

@@ -189,6 +189,11 @@ def test_recall_eval_scores_the_baselines_on_the_same_turns(tmp_path: Path) -> N
     assert bm25["multi-hop"]["recall@1"] == 1.0  # "sister": one turn says it
     assert bm25["single-hop"]["recall@1"] < 1.0  # "breed of Ann's dog" shares no word
     assert report.per_category == plain.per_category  # memvault's own figures unchanged
+    key = "recall@1"
+    for name, row in report.per_category.items():
+        beaten = any(b["per_category"][name][key] > row[key] for b in report.baselines.values())
+        assert (name in report.below_baselines) == beaten
+    assert plain.below_baselines == []
 
 
 def test_recall_eval_names_bad_lines_and_orphan_questions_before_ingesting(

@@ -38,3 +38,23 @@ def test_turns_rank_distinct_turn_ids() -> None:
     turns = Turns(["t1", "t1", "t2"], ["tea", "tea time", "coffee"], matrix)
     ranked = turns.ranked("tea", np.array([1.0, 0.0, 0.0]), k=5)
     assert ranked["bm25"] == ["t1", "t2"] and ranked["cosine"] == ["t1", "t2"]
+
+
+def test_the_report_names_where_a_baseline_is_ahead() -> None:
+    from memvault.eval.recall_eval import EvalReport, _below
+
+    report = EvalReport(
+        k=10,
+        per_category={"a": {"n": 2, "recall@10": 0.5}, "b": {"n": 2, "recall@10": 0.9}},
+        overall=0.7,
+        baselines={
+            "bm25": {
+                "per_category": {"a": {"recall@10": 0.6}, "b": {"recall@10": 0.8}},
+                "overall": 0.7,
+            },
+            "cosine": {"per_category": {"b": {"recall@10": 0.95}}, "overall": 0.71},
+        },
+    )
+    assert _below(report) == ["a", "b", "overall"]
+    report.baselines = {}
+    assert _below(report) == []
