@@ -253,3 +253,29 @@ def test_a_count_whose_evidence_spans_three_sessions_gets_each_of_them(
     sessions = {h.episode.session_id for h in hits if h.episode is not None}
     assert {"s0", "s3", "s7"} <= sessions
     vault.close()
+
+
+def test_which_came_first_of_two_things_brings_both(
+    tmp_path: Path, minilm: OnnxEmbedder, clock: FixedClock
+) -> None:
+    """ "Which did I start first, A or B?" needs the turn of each: both lead, by their words
+    or, said with other words ("climbing or ceramics"), by meaning."""
+    vault = MemVault.open(tmp_path / "minilm.db", embedder=minilm, clock=clock)
+    said = [
+        "Signed up for a pottery class on Thursdays, first session was messy but fun.",
+        "Work has been hectic, three deadlines this month.",
+        "Tried bouldering at the new gym downtown, my forearms are dead.",
+        "Watched a documentary about octopuses, wild creatures.",
+        "My sister visited for the weekend, we cooked paella.",
+        "Booked flights for the autumn trip.",
+    ]
+    for n, text in enumerate(said):
+        vault.write(text, speaker="user", occurred_at=T0 + timedelta(days=20 * n))
+    now = T0 + timedelta(days=200)
+    for question in (
+        "Which did I start first, pottery or bouldering?",
+        "Which came first, the climbing or the ceramics?",
+    ):
+        top = [h.text for h in vault.recall(question, k=3, now=now)]
+        assert said[0] in top and said[2] in top, (question, top)
+    vault.close()
