@@ -24,7 +24,7 @@ from memvault.cli.output import (
     open_vault,
     print_skipped_derivations,
 )
-from memvault.cli.vectors_cmd import wait_for_vectors
+from memvault.cli.vectors_cmd import brought, wait_for_vectors
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
 from memvault.ingest.inputs import parse_facts
 from memvault.ingest.normalize import decode
@@ -165,11 +165,7 @@ def ingest(
             v = totals["vectors"]
             console.print(
                 f"embedded {v['embedded']} memories"
-                + (
-                    f" (and the {v['facts']} facts and {v['entities']} names they brought)"
-                    if v["facts"] or v["entities"]
-                    else ""
-                )
+                + brought(v)
                 + f" in {v['seconds']} s ({v['episodes_per_s']}/s)",
                 highlight=False,
             )

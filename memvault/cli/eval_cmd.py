@@ -104,18 +104,22 @@ def recall_cmd(
         *(shown.get(name, name) for name in others),
         title=f"{key}" + (" (baselines read every turn)" if others else ""),
     )
+    below = set(report.below_baselines)
     for name, row in report.per_category.items():
-        best = [o["per_category"].get(name, {}).get(key) for o in others.values()]
+        theirs = [o["per_category"].get(name, {}).get(key) for o in others.values()]
         table.add_row(
-            name, str(row["n"]), _cell(row[key], best), *(f"{b:.4f}" for b in best if b is not None)
+            name,
+            str(row["n"]),
+            _cell(row[key], name in below),
+            *(f"{b:.4f}" for b in theirs if b is not None),
         )
     if report.overall is not None:
-        best = [o["overall"] for o in others.values()]
+        theirs = [o["overall"] for o in others.values()]
         table.add_row(
             "[bold]overall[/] (not adversarial)",
             "",
-            f"[bold]{_cell(report.overall, best)}[/]",
-            *(f"{b:.4f}" for b in best if b is not None),
+            f"[bold]{_cell(report.overall, 'overall' in below)}[/]",
+            *(f"{b:.4f}" for b in theirs if b is not None),
         )
     console.print(
         f"{report.conversations} conversations, {report.turns} turns, "
@@ -146,7 +150,6 @@ def recall_cmd(
         console.print(table)
 
 
-def _cell(value: float, baselines: list[float | None]) -> str:
-    """memvault's figure, marked red where a baseline beats it."""
-    below = any(b is not None and b > value for b in baselines)
+def _cell(value: float, below: bool) -> str:
+    """memvault's figure, marked red where a baseline beats it (``report.below_baselines``)."""
     return f"[red]{value:.4f}[/] (below a baseline)" if below else f"{value:.4f}"

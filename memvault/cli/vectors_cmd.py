@@ -47,6 +47,16 @@ def wait_for_vectors(vault: Any, ns: str, progress: bool) -> dict[str, Any]:
     return report.as_dict()
 
 
+def brought(report: dict[str, Any]) -> str:
+    """What a catch-up embedded beside the memories: the facts and names their writes made."""
+    parts = [
+        f"{n} {what}"
+        for n, what in ((report.get("facts", 0), "facts"), (report.get("entities", 0), "names"))
+        if n
+    ]
+    return f" (and the {' and '.join(parts)} they brought)" if parts else ""
+
+
 def catch_up(namespace: NamespaceOpt = None, as_json: JsonOpt = False) -> None:
     """Embed the memories that wait for their meaning vectors (written by a deferred write:
     `ingest`, imports, or the `defer_vectors` setting). Until then they are found by their
@@ -60,11 +70,7 @@ def catch_up(namespace: NamespaceOpt = None, as_json: JsonOpt = False) -> None:
         console.print(
             escape(f"[{ns}]")
             + f" {data['embedded']} memories got their vectors"
-            + (
-                f" (and the {data['facts']} facts and {data['entities']} names they brought)"
-                if data["facts"] or data["entities"]
-                else ""
-            )
+            + brought(data)
             + f" in {data['seconds']} s"
             + (f" ({data['episodes_per_s']}/s)" if data["episodes_per_s"] else "")
             + (f"; {data['left']} still wait" if data["left"] else "; none wait"),
