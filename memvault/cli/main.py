@@ -198,14 +198,15 @@ def recall(
     def render() -> None:
         if not hits:
             console.print("no memories match")
-            return
-        table = Table("#", "score", "kind", "memory", "id", show_lines=explain)
-        for i, h in enumerate(hits, start=1):
-            text = escape(h.text) + (f"\n[dim]{escape(h.explanation.text())}[/]" if explain else "")
-            if h.digest:  # what one-way compression left, never the original
-                text = f"[dim]({h.tier} · {h.digest})[/] {text}"
-            table.add_row(str(i), f"{h.score:.4f}", h.kind, text, h.id[:12])
-        console.print(table)
+        else:
+            table = Table("#", "score", "kind", "memory", "id", show_lines=explain)
+            for i, h in enumerate(hits, start=1):
+                why = f"\n[dim]{escape(h.explanation.text())}[/]" if explain else ""
+                text = escape(h.text) + why
+                if h.digest:  # what one-way compression left, never the original
+                    text = f"[dim]({h.tier} · {h.digest})[/] {text}"
+                table.add_row(str(i), f"{h.score:.4f}", h.kind, text, h.id[:12])
+            console.print(table)
         if hits.hint:
             console.print(f"[yellow]{escape(hits.hint)}[/]")
         if hits.vectors_pending:

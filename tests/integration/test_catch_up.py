@@ -232,6 +232,9 @@ def test_cli_ingest_waits_for_vectors_or_leaves_them_to_catch_up(
     assert json.loads(out.stdout)["vectors_pending"] == 30
     out = runner.invoke(app, ["recall", "grey kitten", "-n", "b", "--json"])
     assert out.exit_code == 0, out.output
+    out = runner.invoke(app, ["recall", "grey kitten", "-n", "b"])  # nothing by its words:
+    assert "no memories match" in out.stdout  # and it says why meaning found nothing yet
+    assert "30 memories wait for their meaning vectors" in " ".join(out.stdout.split())
     out = runner.invoke(app, ["stats", "-n", "b", "--json"])
     assert json.loads(out.stdout)["vectors_pending"] == 30
     out = runner.invoke(app, ["catch-up", "-n", "b", "--json"])
