@@ -25,13 +25,14 @@ import logging
 import os
 import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from memvault.embed.devices import onnx_has_cuda
+from memvault.embed.port import remembered
 from memvault.embed.sentence import MODEL_PACKAGE, packaged_model_path, quiet_loading
 from memvault.errors import EmbeddingError
 
@@ -120,6 +121,10 @@ class OnnxEmbedder:
         # what length-bucketing saves (bench/ingest.py reports it)
         self.tokens_read = 0
         self.tokens_padded = 0
+        self.texts_tokenized = 0
+        # the encodings ``reach`` made, for the ``embed`` of the same texts that follows it
+        # (catch-up asks what a long text's vector reads, then embeds it: tokenised once)
+        self._memo: dict[str, Any] = {}
         self._model_path = model_path
         self._session: Any = None
         self._tokenizer: Any = None
@@ -188,16 +193,17 @@ class OnnxEmbedder:
         """Characters of each text the vector reads: where its last token within the
         model's limit ends."""
         _, tokenizer = self._load()
-        return [
-            max((end for _, end in x.offsets), default=0)
-            for x in tokenizer.encode_batch(list(texts))
-        ]
+        texts = [str(t) for t in texts]
+        encoded = tokenizer.encode_batch(texts)
+        self.texts_tokenized += len(texts)
+        self._memo = dict(zip(texts, encoded, strict=True))
+        return [max((end for _, end in x.offsets), default=0) for x in encoded]
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         session, tokenizer = self._load()
-        encoded = tokenizer.encode_batch(list(texts))
+        encoded = remembered(self._memo, [str(t) for t in texts], self._encode(tokenizer))
         order = sorted(range(len(encoded)), key=lambda i: len(encoded[i].ids))
         out = np.zeros((len(encoded), self.dim), dtype=np.float32)
         size = self._batch()
@@ -215,6 +221,13 @@ class OnnxEmbedder:
             feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
             out[part] = session.run(None, feed)[0]
         return out
+
+    def _encode(self, tokenizer: Any) -> Callable[[list[str]], list[Any]]:
+        def encode(texts: list[str]) -> list[Any]:
+            self.texts_tokenized += len(texts)
+            return list(tokenizer.encode_batch(texts))
+
+        return encode
 
 
 def export(model_dir: Path, path: Path) -> None:

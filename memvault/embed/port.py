@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -27,6 +27,21 @@ def normalise_rows(matrix: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(m, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return m / norms
+
+
+T = TypeVar("T")
+
+
+def remembered(
+    memo: dict[str, T], texts: list[str], encode: Callable[[list[str]], list[T]]
+) -> list[T]:
+    """Each text's encoding: the one ``memo`` kept of it (taken out: used once), else made by
+    one ``encode`` call over the texts it did not keep. An embedder's ``reach`` keeps the
+    encodings it made for the ``embed`` that follows, so a long text is tokenised once."""
+    found = [memo.pop(t, None) for t in texts]
+    missing = [t for t, f in zip(texts, found, strict=True) if f is None]
+    fresh = iter(encode(missing) if missing else [])
+    return [f if f is not None else next(fresh) for f in found]
 
 
 def reach(embedder: Embedder, texts: Sequence[str]) -> list[int] | None:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from memvault.embed.devices import torch_has_cuda
+from memvault.embed.port import remembered
 from memvault.errors import EmbeddingError
 from memvault.logs import get_logger
 
@@ -101,6 +102,10 @@ class SentenceTransformerEmbedder:
         self._one_pass = True
         self.tokens_read = 0  # tokens the model read, and with the padding it computed
         self.tokens_padded = 0
+        self.texts_tokenized = 0
+        # the encodings ``reach`` made, for the ``embed`` of the same texts that follows it
+        # (catch-up asks what a long text's vector reads, then embeds it: tokenised once)
+        self._memo: dict[str, dict[str, list[int]]] = {}
 
     @property
     def dim(self) -> int:
@@ -168,13 +173,28 @@ class SentenceTransformerEmbedder:
         """Characters of each text the vector reads: where its last token within the
         model's limit ends."""
         model = self._load()
+        stripped = [str(t).strip() for t in texts]  # as ``embed`` reads them
+        encoded = self._tokenize(model, stripped, offsets=True)
+        self._memo = dict(zip(stripped, encoded, strict=True))
+        return [
+            max((end for _, end in x.pop("offset_mapping")), default=0) + len(t) - len(t.lstrip())
+            for t, x in zip(texts, encoded, strict=True)
+        ]
+
+    def _tokenize(
+        self, model: Any, texts: list[str], offsets: bool = False
+    ) -> list[dict[str, list[Any]]]:
+        """Each text's token columns (ids, types, mask; ``offsets``: their spans too),
+        truncated at the model's limit, unpadded."""
         encoded = model[0].tokenizer(
-            [str(t) for t in texts],
+            texts,
             truncation=True,
             max_length=model.max_seq_length,
-            return_offsets_mapping=True,
+            padding=False,
+            return_offsets_mapping=offsets,
         )
-        return [max((end for _, end in spans), default=0) for spans in encoded["offset_mapping"]]
+        self.texts_tokenized += len(texts)
+        return [{key: encoded[key][n] for key in encoded} for n in range(len(texts))]
 
     def _embed_tokenized(self, model: Any, texts: Sequence[str]) -> np.ndarray:
         """One tokenizer pass over every text (the fast tokenizer spreads it over the cores),
@@ -186,17 +206,18 @@ class SentenceTransformerEmbedder:
         tokenizer = model[0].tokenizer
         if not getattr(tokenizer, "is_fast", False):
             raise TypeError("not a fast tokenizer")
-        encoded = tokenizer(
+        encoded = remembered(
+            self._memo,
             [str(t).strip() for t in texts],
-            truncation=True,
-            max_length=model.max_seq_length,
-            padding=False,
+            lambda rest: self._tokenize(model, rest),
         )
-        lengths = np.fromiter((len(x) for x in encoded["input_ids"]), dtype=np.int64)
+        lengths = np.fromiter((len(x["input_ids"]) for x in encoded), dtype=np.int64)
         starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
         flat = {  # each column's tokens end to end: a batch is cut from them with one index
-            key: np.fromiter(chain.from_iterable(encoded[key]), np.int64, int(lengths.sum()))
-            for key in encoded
+            key: np.fromiter(
+                chain.from_iterable(x[key] for x in encoded), np.int64, int(lengths.sum())
+            )
+            for key in encoded[0]
         }
         pads = {"input_ids": tokenizer.pad_token_id or 0}
         order = np.argsort(lengths, kind="stable")

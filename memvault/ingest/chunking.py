@@ -23,10 +23,16 @@ def chunks_of(
     none (whatever the embedder reads of it: asking every short turn would tokenise it twice)."""
     if size <= 0:
         return []
-    texts = {e.id: " ".join(e.vector_text().split()) for e in episodes}
-    long = [e for e in episodes if len(texts[e.id]) > size]
-    found = reach(embedder, [texts[e.id] for e in long])
-    read: Sequence[int | None] = found if found is not None else [None] * len(long)
+    long = [e for e in episodes if len(" ".join(e.vector_text().split())) > size]
+    # asked of the text as it is embedded (an embedder may keep its tokens for that call),
+    # counted as ``chunk_texts`` counts: whitespace runs as one space
+    texts = [e.vector_text() for e in long]
+    found = reach(embedder, texts)
+    read: Sequence[int | None] = (
+        [len(" ".join(t[:r].split())) for t, r in zip(texts, found, strict=True)]
+        if found is not None
+        else [None] * len(long)
+    )
     return [
         (e.id, chunk_id(e.id, n), t)
         for e, r in zip(long, read, strict=True)

@@ -7,8 +7,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
+import pytest
+
 from memvault import FixedClock, MemVault
-from memvault.ingest.chunking import chunks_of
+from memvault.embed import Embedder
+from memvault.embed.onnx import OnnxEmbedder
+from memvault.embed.sentence import SentenceTransformerEmbedder
+from memvault.ingest.chunking import chunks_of, vectors_of
 from memvault.kg.model import chunk_id
 
 NOW = datetime(2026, 2, 1, tzinfo=UTC)
@@ -65,3 +71,33 @@ def test_chunks_can_be_turned_off(tmp_path: Path) -> None:
         rid = vault.write(text, speaker="Ana").id
         assert vault.store.get_vectors("default", "chunk", [chunk_id(rid, 1)]) == {}
         assert vault.store.get_vectors("default", "episode", [rid])  # the turn's own vector
+
+
+@pytest.mark.parametrize("runtime", ["onnx", "torch"])
+def test_a_long_turn_is_tokenised_once_for_its_windows_and_its_vector(
+    tmp_path: Path, runtime: str
+) -> None:
+    """What a long turn's vector reads and the vector itself come from one tokenisation (the
+    embedder keeps the tokens it counted for the embedding that follows): the same windows
+    and vectors as asking and embedding apart, whitespace runs, newlines and all."""
+
+    def embedder() -> Embedder:
+        if runtime == "onnx":
+            return OnnxEmbedder(tmp_path / "models")
+        return SentenceTransformerEmbedder(device="cpu")
+
+    text = "  " + PADDING.replace(". ", ".\n\n   ") + PASSAGE + "\n"
+    kept, apart = embedder(), embedder()
+    with MemVault.open(tmp_path / "v.db", clock=FixedClock(NOW), embedder=kept) as vault:
+        episode = vault.get_episode(vault.write(text, speaker="Ana").id)
+        size = vault.settings.chunk_chars
+    before = kept.texts_tokenized
+    vectors = vectors_of(kept, [episode], size)
+    parts = [v for v in vectors if v.kind == "chunk"]
+    assert kept.texts_tokenized - before == 1 + len(parts)  # the turn once, each window once
+    read = apart.reach([" ".join(episode.vector_text().split())])[0]
+    windows = episode.chunk_texts(size, read)
+    assert len(parts) == len(windows) >= 3
+    expected = apart.embed([episode.vector_text(), *windows])
+    got = np.stack([v.vector for v in vectors])
+    assert np.allclose(got, expected, atol=1e-5)
