@@ -137,10 +137,12 @@ def build_coordination(settings: Settings) -> Coordination:
 def bootstrap(settings: Settings | None = None, **overrides: Any) -> Container:
     """Build everything from settings; ``overrides`` replace parts (store=, embedder=, ...)."""
     settings = settings or load_settings()
+    alone = not any(overrides.get(k) is not None for k in ("store", "embedder", "coord"))
     store = overrides.pop("store", None) or build_store(settings)
     workers = _rule_workers(settings)
     return Container(
         settings=settings,
+        from_settings=alone,
         store=store,
         embedder=overrides.pop("embedder", None) or build_embedder(settings),
         llm=overrides.pop("llm", None) or build_llm(settings),

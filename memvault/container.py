@@ -37,6 +37,9 @@ class Container:
     make_rules: Callable[[], LLM]
     reasoning_llm: LLM | None = None
     rule_workers: int = 1  # processes the write path's rules may use (setting rule_workers)
+    # built from the settings alone (no store, embedder or coordination handed in): another
+    # process can build the same parts (setting catch_up_process)
+    from_settings: bool = False
     _ontology: Ontology | None = field(default=None, repr=False)
     _rules: LLM | None = field(default=None, repr=False)
 

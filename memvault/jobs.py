@@ -69,6 +69,22 @@ def catch_up_namespace(c: Container, namespace: str) -> dict[str, Any]:
     return out
 
 
+def serve_catch_up() -> None:
+    """The catch-up process of an embedded vault (setting ``catch_up_process``; started by
+    memvault.ingest.catchup_process): JSON lines on stdin and stdout. Anything else that
+    writes to stdout (a library's notice) goes to stderr, not into the answers."""
+    import os
+    import sys
+
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    sys.stdout = sys.stderr
+    from memvault.bootstrap import bootstrap
+    from memvault.ingest.catchup_process import serve
+
+    sys.exit(serve(bootstrap, sys.stdin, answers))
+
+
 def namespaces_owed(c: Container) -> list[str]:
     """Namespaces with memories still waiting for their vectors (the periodic check queues
     their catch-up: a job lost with a killed API process is not lost for good)."""

@@ -12,6 +12,7 @@ from typing import Any
 from memvault.container import Capability, Facade
 from memvault.errors import ConfigError, InvalidInputError
 from memvault.ingest.catchup import CatchUpReport, CatchUpThread, catch_up, drain, pending
+from memvault.ingest.catchup_process import CatchUpProcess, CatchUpProcessError
 from memvault.ingest.reembed import ReembedReport, reembed
 from memvault.kg.store import Batch, Doc, Store
 
@@ -23,6 +24,7 @@ class Vectors(Capability[Facade]):
     def __init__(self, vault: Facade) -> None:
         super().__init__(vault)
         self._catchup: CatchUpThread | None = None  # embedded mode's catch-up, once started
+        self._process: CatchUpProcess | None = None  # setting catch_up_process
         self._embedders: dict[str, dict[str, Any]] = {}  # namespaces whose model was checked
 
     def embedder_of(self, namespace: str) -> dict[str, Any]:
@@ -162,15 +164,36 @@ class Vectors(Capability[Facade]):
         if not count or not s.catch_up_thread or s.mode == "server":
             return  # server mode: the API queues a catch-up job for the worker
         if self._catchup is None:
-            self._catchup = CatchUpThread(lambda n, stop: self._catch_up(n, stop=stop))
+            if s.catch_up_process and self.c.from_settings:
+                e = self.c.embedder
+                self._process = CatchUpProcess(s, (e.name, e.dim))
+            elif s.catch_up_process:
+                log.warning(
+                    "catch_up_process needs a vault built from its settings (a store, "
+                    "embedder or coordination was handed in): catching up in a thread"
+                )
+            self._catchup = CatchUpThread(self._run_catch_up)
         self._catchup.kick(ns)
 
+    def _run_catch_up(self, ns: str, stop: threading.Event) -> object:
+        """The catch-up thread's work: in the catch-up process where there is one, else here
+        (also, labelled in the log, where that process cannot start or refuses)."""
+        if self._process is not None:
+            try:
+                return self._process.run(ns, stop)
+            except CatchUpProcessError as exc:
+                log.warning("catch-up process fallback: %s; catching up in a thread", exc)
+        return self._catch_up(ns, stop=stop)
+
     def stop_catch_up(self) -> None:
-        """Stop the in-process catch-up between batches (the vault closes): what it
-        committed stays, the rest waits for the next catch-up."""
+        """Stop the catch-up between batches (the vault closes): what it committed stays,
+        the rest waits for the next catch-up."""
+        if self._process is not None:
+            self._process.close()  # first: the thread may be waiting on its answer
         if self._catchup is not None:
             self._catchup.close()
             self._catchup = None
+        self._process = None
 
 
 def record(store: Store, namespace: str, name: str, dim: int) -> None:

@@ -272,6 +272,14 @@ class Settings(BaseSettings):
         description="Embedded mode: a thread in the writing process catches up after a "
         "deferred write. Off: only `memvault catch-up`, the server's jobs and the dream do.",
     )
+    catch_up_process: bool = Field(
+        default=False,
+        description="Embedded mode: the catch-up thread hands each namespace to a process of "
+        "its own holding its own copy of the model, so the writes and catch-up stop taking "
+        "turns on one interpreter lock (a GPU machine; docs/benchmarks.md). Needs a vault "
+        "built from its settings; otherwise, or where the process cannot start, the thread "
+        "catches up itself (logged).",
+    )
     rule_workers: int = Field(
         default=0,
         ge=0,
