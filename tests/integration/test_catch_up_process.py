@@ -139,3 +139,22 @@ def test_a_vault_given_its_embedder_catches_up_in_its_thread(
         assert _until(lambda: vault.vectors_pending(namespace="n") == 0)
         assert vault.vectors._process is None
     assert "catching up in a thread" in caplog.text
+
+
+def test_the_process_embeds_with_the_vaults_own_model(tmp_path: Path) -> None:
+    """With the real model (MiniLM, as the settings build it): the child's vectors are the
+    vectors the vault itself would make, and a deferred memory is found by meaning."""
+    kitten = "My sister adopted a grey kitten called Pebble yesterday."
+    with MemVault.open(tmp_path / "v.db", catch_up_process=True) as vault:
+        vault.vectors._catch_up = _in_thread
+        written = vault.write_many(
+            [*_notes(20), {"content": kitten, "speaker": "Ana"}], namespace="n", defer_vectors=True
+        )
+        assert _until(lambda: vault.vectors_pending(namespace="n") == 0, timeout=180)
+        rid = written.episode_ids[-1]
+        theirs = vault.store.get_vectors("n", "episode", [rid])[rid]
+        mine = vault.c.embedder.embed([kitten])[0]
+        assert vault.c.embedder.name.startswith("all-MiniLM-L6-v2")
+        assert float(theirs @ mine) > 0.9999
+        hits = vault.recall("a new cat joined my sibling's family", namespace="n", k=3)
+        assert hits[0].id == rid
