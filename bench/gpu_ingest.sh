@@ -31,9 +31,11 @@ python3 bench/gpu_check.py | tee "$OUT/gpu_check.json"
 check=$?
 python3 -m pytest -q -p no:cacheprovider tests/unit/test_embed_and_settings.py 2>&1 | tail -3
 # end to end with the default settings (rule workers: one less than the cores, at most 8),
-# then without workers and with wider catch-up batches; the workers' acknowledged rates alone
+# then catch-up batches of 256 in the writing process's thread and in a process of its own
+# (catch_up_process), alternated; the workers' acknowledged rates alone
 python3 bench/ingest.py --only-deferred --deferred "${TURNS:-4000}" \
-    --end-to-end "${TURNS:-4000}" --variants ${VARIANTS:-1:64 0:256 0:512} \
+    --end-to-end "${TURNS:-4000}" \
+    --variants ${VARIANTS:-0:256 0:256:process 0:256 0:256:process} \
     --rule-workers "${RULE_WORKERS:-8}" | tee "$OUT/ingest_gpu.json"
 # the same machine's 16 CPU cores, ONNX Runtime, for comparison (fewer turns: slower)
 if [ "${CPU_TURNS:-600}" != 0 ]; then
