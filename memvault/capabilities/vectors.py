@@ -178,10 +178,13 @@ class Vectors(Capability[Facade]):
     def _run_catch_up(self, ns: str, stop: threading.Event) -> object:
         """The catch-up thread's work: in the catch-up process where there is one, else here
         (also, labelled in the log, where that process cannot start or refuses)."""
-        if self._process is not None:
+        process = self._process
+        if process is not None:
             try:
-                return self._process.run(ns, stop)
+                return process.run(ns, stop)
             except CatchUpProcessError as exc:
+                if process.closed:  # the vault is closing: the marks wait for the next
+                    return None
                 log.warning("catch-up process fallback: %s; catching up in a thread", exc)
         return self._catch_up(ns, stop=stop)
 

@@ -51,36 +51,40 @@ class CatchUpProcess:
         self._hello = {"settings": settings.model_dump(mode="json"), "embedder": list(embedder)}
         self._proc: subprocess.Popen[str] | None = None
         self._lock = threading.Lock()
+        self._closed = threading.Event()
 
     def run(self, namespace: str, stop: threading.Event | None = None) -> dict[str, Any]:
         with self._lock:
-            if stop is not None and stop.is_set():
+            proc = None if self._stopping(stop) else self._start()
+            if proc is None or self._stopping(stop):  # closed while the child was starting
                 return {"namespace": namespace, "embedded": 0}
-            proc = self._start()
             answer = self._ask(proc, {"namespace": namespace})
             if "error" in answer:
                 raise CatchUpProcessError(f"catch-up of {namespace}: {answer['error']}")
             return answer
 
+    def _stopping(self, stop: threading.Event | None) -> bool:
+        return self._closed.is_set() or (stop is not None and stop.is_set())
+
     def close(self) -> None:
-        """Stop the child between batches (what it committed stays): its input closed, then
-        its output once the thread that may be reading its last answer has it."""
+        """Stop the child between batches (what it committed stays), or before it starts
+        work when it is still starting: its input closed, then its output once the thread
+        that may be reading its last answer has it."""
+        self._closed.set()
         proc, self._proc = self._proc, None
         if proc is None:
             return
-        try:
-            assert proc.stdin is not None
-            proc.stdin.close()
-            proc.wait(timeout=STOP_S)
-        except (OSError, subprocess.TimeoutExpired):
-            proc.kill()
-            proc.wait()
+        _end(proc)
         if self._lock.acquire(timeout=STOP_S):
             try:
                 assert proc.stdout is not None
                 proc.stdout.close()
             finally:
                 self._lock.release()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
 
     def _start(self) -> subprocess.Popen[str]:
         if self._proc is not None and self._proc.poll() is None:
@@ -97,16 +101,14 @@ class CatchUpProcess:
             text=True,
             encoding="utf-8",
         )
+        self._proc = proc  # from here on, closing stops it too
         answer = self._ask(proc, self._hello)
         if not answer.get("ready"):
-            self._proc = proc
-            self._lock.release()  # held by ``run``: closing takes it to close the output
-            try:
-                self.close()
-            finally:
-                self._lock.acquire()
+            self._proc = None
+            _end(proc)
+            assert proc.stdout is not None
+            proc.stdout.close()
             raise CatchUpProcessError(answer.get("error", "the catch-up process did not start"))
-        self._proc = proc
         return proc
 
     def _ask(self, proc: subprocess.Popen[str], message: dict[str, Any]) -> dict[str, Any]:
@@ -115,9 +117,10 @@ class CatchUpProcess:
             proc.stdin.write(json.dumps(message) + "\n")
             proc.stdin.flush()
             line = proc.stdout.readline()
-        except (OSError, ValueError) as exc:  # a broken or closed pipe
+        except (OSError, ValueError) as exc:  # a broken pipe, or one closed by ``close``
             line = ""
-            log.warning("catch_up_process.pipe", reason=repr(exc))
+            if not self._closed.is_set():
+                log.warning("catch_up_process.pipe", reason=repr(exc))
         if not line:
             code = proc.wait()
             self._proc = None
@@ -132,10 +135,25 @@ class CatchUpProcess:
         return answer
 
 
+def _end(proc: subprocess.Popen[str]) -> None:
+    """Close the child's input (it stops between batches) and wait for it; kill it when it
+    does not stop in time."""
+    try:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(timeout=STOP_S)
+    except (OSError, subprocess.TimeoutExpired):
+        proc.kill()
+        proc.wait()
+
+
 def serve(build: Callable[[Settings], Container], stdin: IO[str], stdout: IO[str]) -> int:
     """The child's side: build the parts from the parent's settings, check the embedder,
     then catch up each namespace named on ``stdin`` until it is closed."""
-    hello = json.loads(stdin.readline() or "{}")
+    first = stdin.readline()
+    if not first.strip():  # closed before it said anything: the vault is closing
+        return 0
+    hello = json.loads(first)
     settings = Settings.model_validate(hello.get("settings", {})).model_copy(
         update={"catch_up_thread": False, "catch_up_process": False}
     )

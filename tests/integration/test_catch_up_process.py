@@ -124,6 +124,21 @@ def test_closing_the_vault_stops_the_process_between_batches(tmp_path: Path) -> 
         assert len(again.store.get_vectors("n", "episode", ids)) == 600
 
 
+@pytest.mark.usefixtures("hashing")
+def test_a_vault_closed_while_its_process_starts_leaves_the_rest_waiting(tmp_path: Path) -> None:
+    """`ingest --no-wait`: the vault closes right after its writes, while the catch-up
+    process is still starting; closing does not wait for it to embed everything."""
+    vault = MemVault.open(tmp_path / "v.db", catch_up_process=True, catch_up_batch=2)
+    ids = vault.write_many(_notes(3000), namespace="n", defer_vectors=True).episode_ids
+    vault.close()
+    process = vault.vectors._process
+    assert process is None  # given back with the vault
+    with MemVault.open(tmp_path / "v.db", catch_up_thread=False) as again:
+        waiting = again.vectors_pending(namespace="n")
+        assert waiting > 0
+        assert waiting + len(again.store.get_vectors("n", "episode", ids)) == 3000
+
+
 def test_a_vault_given_its_embedder_catches_up_in_its_thread(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
