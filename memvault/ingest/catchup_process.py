@@ -31,7 +31,7 @@ from typing import IO, Any
 from memvault.config import Settings
 from memvault.container import Container
 from memvault.errors import MemvaultError
-from memvault.ingest.catchup import catch_up, pending
+from memvault.ingest.catchup import catch_up
 from memvault.logs import get_logger
 
 log = get_logger(__name__)
@@ -190,22 +190,21 @@ def serve(build: Callable[[Settings], Container], stdin: IO[str], stdout: IO[str
                 done += report.embedded
                 if report.busy or not report.left:  # whoever holds the lock finishes it
                     break
-            _say(stdout, {"namespace": namespace, "embedded": done})
+            answer: dict[str, Any] = {"namespace": namespace, "embedded": done}
         except Exception as exc:  # the parent logs it; the marks stay for the next catch-up
             log.exception("catch_up_process.failed", namespace=namespace)
-            _say(stdout, {"namespace": namespace, "error": repr(exc), "left": _left(c, namespace)})
+            answer = {"namespace": namespace, "error": repr(exc)}
+        if not _say(stdout, answer):
+            break  # the parent is gone
     c.store.close()
     c.close()
     return 0
 
 
-def _left(c: Container, namespace: str) -> int | None:
+def _say(stdout: IO[str], message: dict[str, Any]) -> bool:
     try:
-        return pending(c.store, namespace)
-    except Exception:
-        return None
-
-
-def _say(stdout: IO[str], message: dict[str, Any]) -> None:
-    stdout.write(json.dumps(message) + "\n")
-    stdout.flush()
+        stdout.write(json.dumps(message) + "\n")
+        stdout.flush()
+    except OSError:  # a broken pipe: no one is listening any more
+        return False
+    return True
