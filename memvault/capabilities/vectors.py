@@ -164,16 +164,22 @@ class Vectors(Capability[Facade]):
         if not count or not s.catch_up_thread or s.mode == "server":
             return  # server mode: the API queues a catch-up job for the worker
         if self._catchup is None:
-            if s.catch_up_process and self.c.from_settings:
+            why_not = self._no_process()
+            if s.catch_up_process and why_not is None:
                 e = self.c.embedder
                 self._process = CatchUpProcess(s, (e.name, e.dim))
             elif s.catch_up_process:
-                log.warning(
-                    "catch_up_process needs a vault built from its settings (a store, "
-                    "embedder or coordination was handed in): catching up in a thread"
-                )
+                log.warning("catch_up_process: %s; catching up in a thread", why_not)
             self._catchup = CatchUpThread(self._run_catch_up)
         self._catchup.kick(ns)
+
+    def _no_process(self) -> str | None:
+        """Why another process could not catch this vault up (None: it can)."""
+        if not self.c.from_settings:
+            return "a store, embedder or coordination was handed in, not built from settings"
+        if self.c.settings.store == "sqlite" and str(self.c.settings.db_path) == ":memory:":
+            return "an in-memory database is this process's alone"
+        return None
 
     def _run_catch_up(self, ns: str, stop: threading.Event) -> object:
         """The catch-up thread's work: in the catch-up process where there is one, else here

@@ -277,8 +277,8 @@ class Settings(BaseSettings):
         description="Embedded mode: the catch-up thread hands each namespace to a process of "
         "its own holding its own copy of the model, so the writes and catch-up stop taking "
         "turns on one interpreter lock (a GPU machine; docs/benchmarks.md). Needs a vault "
-        "built from its settings; otherwise, or where the process cannot start, the thread "
-        "catches up itself (logged).",
+        "built from its settings on a database another process can open (not :memory:); "
+        "otherwise, or where the process cannot start, the thread catches up (logged).",
     )
     rule_workers: int = Field(
         default=0,

@@ -156,6 +156,16 @@ def test_a_vault_given_its_embedder_catches_up_in_its_thread(
     assert "catching up in a thread" in caplog.text
 
 
+@pytest.mark.usefixtures("hashing")
+def test_an_in_memory_vault_catches_up_in_its_thread(caplog: pytest.LogCaptureFixture) -> None:
+    """Another process would open a database of its own: the thread catches up, logged."""
+    with caplog.at_level(logging.WARNING), MemVault.open(":memory:", catch_up_process=True) as v:
+        v.write_many(_notes(40), namespace="n", defer_vectors=True)
+        assert _until(lambda: v.vectors_pending(namespace="n") == 0)
+        assert v.vectors._process is None
+    assert "in-memory database" in caplog.text
+
+
 def test_the_process_embeds_with_the_vaults_own_model(tmp_path: Path) -> None:
     """With the real model (MiniLM, as the settings build it): the child's vectors are the
     vectors the vault itself would make, and a deferred memory is found by meaning."""
