@@ -53,6 +53,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "dense only": {"channel_weights": {**OFF, "keyword": 0.0}, "currency": False},
     "no phrase": {"phrase_words": 0},
     "no time": {"channel_weights": {"time": 0.0}},
+    "no told times": {"time_told": False},
     "no thin": {"channel_weights": {"thin": 0.0}},
     "before (no phrase, no time)": {"phrase_words": 0, "channel_weights": {"time": 0.0}},
     "rank fusion": {"fusion": "rank"},

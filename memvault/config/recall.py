@@ -89,6 +89,12 @@ class RecallSettings(BaseModel):
         '("on March 16", "yesterday", "last week"): people tell of a day days after it, or '
         "before it happens (memvault.language.when).",
     )
+    time_told: bool = Field(
+        default=True,
+        description="The time lift also reads the time a turn itself names, seen from when "
+        'it was said ("last month I drove to the coast", said in August, is about July: '
+        "memvault.language.told).",
+    )
     # per-type age decay exp(-λ·age_days); facts age through effective confidence instead
     decay_floor: float = Field(
         default=0.2,

@@ -45,6 +45,12 @@ class Window:
         days = (when - self.centre).total_seconds() / 86400.0
         return math.exp(-0.5 * (days / self.spread_days) ** 2)
 
+    def meets(self, other: Window) -> float:
+        """How well another window (the time a memory names) falls in this one: as
+        ``weight`` of its centre, with both spreads (1 when they share a centre)."""
+        days = (other.centre - self.centre).total_seconds() / 86400.0
+        return math.exp(-0.5 * days**2 / (self.spread_days**2 + other.spread_days**2))
+
 
 _ORDINAL = {"first": 4, "second": 11, "third": 18, "fourth": 25, "last": -4}
 _WEEK_OF = re.compile(

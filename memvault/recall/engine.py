@@ -14,7 +14,8 @@ compares like with like:
                 with an assistant (memvault.language.person)
     + context : w_context × the best base of its neighbouring turns in the same session
     + session : w_session × the best score in its session (topics cluster in sessions)
-    × time    : 1 + w_time × closeness to the time the question names ("two months ago")
+    × time    : 1 + w_time × closeness to the time the question names ("two months ago"),
+                of the turn's own time or a time its words name ("last month")
     × thin    : 1 − w_thin for a turn of at most one word that is not a stop word ("hello"),
                 unless it shares a word with the query or is quoted
     relevance = that sum / the best sum of this query  ∈ [0, 1]
@@ -135,7 +136,7 @@ class Recaller:
         score = fusion.person_bonus(c, score, meant, self.s.channel_weights)
         score = fusion.session_lift(c, score, self.s.channel_weights)
         score = fusion.time_lift(
-            c, score, query, at, self.s.channel_weights, self.s.time_least_days
+            c, score, query, at, self.s.channel_weights, self.s.time_least_days, self.s.time_told
         )
         score = fusion.thin_cut(c, score, self.s.channel_weights)
         verdicts = self.currency.judge(c, query, at, score, k)

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from memvault.config import RecallSettings
 from memvault.kg.model import Episode, MemoryType, normalize_name
+from memvault.language.told import told
 from memvault.language.when import window
 from memvault.language.words import says_little
 from memvault.recall.candidates import Candidates, Key
@@ -156,10 +157,12 @@ def time_lift(
     at: datetime,
     w: Mapping[str, float],
     least_days: float = 1.0,
+    told_times: bool = False,
 ) -> dict[Key, float]:
     """A question that names a time ("about two months ago", "in March") favours the
     memories from then: × (1 + w_time · closeness), closeness 1 at the window's centre and
-    fading with distance (memvault.language.when). Never a filter."""
+    fading with distance (memvault.language.when). Never a filter. ``told_times``: a turn
+    is also from the times its own words name ("last month", memvault.language.told)."""
     weight = w.get("time", 0.0)
     found = window(query, at, least_days) if weight > 0 else None
     if found is None:
@@ -170,8 +173,14 @@ def time_lift(
         record = c.episodes.get(rid) if kind == "episode" else c.facts.get(rid)
         if record is None:
             continue
-        when = record.occurred_at if isinstance(record, Episode) else record.valid_at
-        lift = weight * found.weight(when)
+        if isinstance(record, Episode):
+            closeness = found.weight(record.occurred_at)
+            if told_times:
+                named = told(record.content, record.occurred_at)
+                closeness = max([closeness, *(found.meets(t) for t in named)])
+        else:
+            closeness = found.weight(record.valid_at)
+        lift = weight * closeness
         if lift >= 1e-3:
             c.signal["time"][key] = round(lift, 6)
             out[key] = value * (1.0 + lift)

@@ -5,7 +5,7 @@ frequent word, and each adjustment switched off by name changes only its own par
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -151,6 +151,34 @@ def test_two_months_ago_prefers_the_turn_from_then_and_still_returns_the_others(
     vault.recaller.s.channel_weights["time"] = 0.0  # off by name: only its part goes
     plain = vault.recall(question, k=5, now=at)
     assert all(h.explanation is None or "time" not in h.explanation.signals for h in plain)
+
+
+def test_a_turn_that_tells_of_last_month_is_found_for_that_month(vault: MemVault) -> None:
+    """Said in August, "last month I drove down to Sagres" is about July: asked what was done
+    in July, it comes before a drive told the same week without a time; the time lift shows
+    it, and switched off by name (``time_told``) the two drives lose that part."""
+    said = datetime(2025, 8, 19, 18, tzinfo=UTC)
+    told = vault.write(
+        "Last month I drove down to Sagres with my sister.", speaker="user", now=said
+    )
+    other = vault.write(
+        "I drove up to Porto with my sister for the concert.",
+        speaker="user",
+        now=said - timedelta(days=1),
+    )
+    for n in range(6):
+        vault.write(f"Any tips on keeping basil alive, week {n}?", speaker="user", now=said)
+    question = "Where did I drive to in July?"
+    at = said + timedelta(days=20)
+    hits = {h.id: h for h in vault.recall(question, k=5, now=at)}
+    assert next(iter(hits)) == told.id
+    lift = hits[told.id].explanation
+    assert lift is not None and lift.signals["time"] > 0.45  # the time weight × about 1
+    assert hits[told.id].score > hits[other.id].score
+    vault.recaller.s.time_told = False  # off by name: the turn's own words no longer count
+    off = {h.id: h for h in vault.recall(question, k=5, now=at)}
+    assert off[told.id].explanation is not None
+    assert off[told.id].explanation.signals.get("time", 0.0) < 0.2
 
 
 def test_the_grammatical_person_points_to_one_side_of_a_chat(vault: MemVault) -> None:
