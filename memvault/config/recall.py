@@ -167,7 +167,8 @@ class RecallSettings(BaseModel):
         default=True,
         description="Leading statements one speaker said in the same words but for a name "
         'or a number ("I\'ve been moved under Priyanka." / "... under Osei.") are grouped, '
-        "wherever they scored among the leading ones (memvault.language.claims.frame).",
+        "wherever they scored among the leading ones (memvault.language.claims.frame); a "
+        "pair below ``group_band`` is grouped by its frame only.",
     )
     group_many: bool = Field(
         default=False,

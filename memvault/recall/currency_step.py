@@ -99,15 +99,18 @@ class CurrencyStep:
         ids = [i for i in ids if not _asks(c.episodes[i])]
         ids = self._about_what_is_named(c, ids)
         framed: set[frozenset[str]] = set()
+        apart: set[str] = set()  # framed statements below the band: grouped by frame only
         if self.s.group_frames:  # the same words for another value, wherever it scored
             near_top = [k[1] for k in leading[: self.s.group_top] if k[1] in c.episodes]
             framed = groups.frame_pairs(
                 [c.episodes[i] for i in near_top if not _asks(c.episodes[i])]
             )
             near = set(ids)
-            ids += [
+            joined = [
                 i for i in near_top if i not in near and any(i in p and p & near for p in framed)
             ]
+            apart = {i for p in framed if not p & near for i in p} - set(joined)
+            ids += joined + [i for i in near_top if i in apart]
         self.vectors_for(c, "episode", ids)
         vectors = {i: v for i in ids if (v := c.vectors.get(("episode", i))) is not None}
         linked = self._naming(c, ids) if self.s.group_named else set()
@@ -118,6 +121,7 @@ class CurrencyStep:
             self.s.group_cosine,
             self.s.group_linkage,
             linked,
+            by_link_only=apart,
         )
 
     def _about_what_is_named(self, c: Candidates, ids: list[str]) -> list[str]:

@@ -48,11 +48,14 @@ def newest_of_groups(
     threshold: float,
     linkage: str = "single",
     linked: set[frozenset[str]] | None = None,
+    by_link_only: set[str] | frozenset[str] = frozenset(),
 ) -> dict[str, list[str]]:
     """Groups of ``episodes`` (one speaker each) whose vectors are at least ``threshold``
     apart in cosine, or that ``linked`` pairs: the newest of each group → the others.
     ``single``: linked transitively; ``complete``: each member close to every other (in the
-    order given, best first, an episode joins the first group it is close to all of)."""
+    order given, best first, an episode joins the first group it is close to all of).
+    ``by_link_only``: episodes that join a group only through ``linked`` pairs, not by their
+    vectors."""
     have = [e for e in episodes if e.id in vectors]
     if len(have) < 2 or threshold <= 0:
         return {}
@@ -60,6 +63,8 @@ def newest_of_groups(
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-12
     close = matrix @ matrix.T >= threshold
     at = {e.id: n for n, e in enumerate(have)}
+    for i in (at[x] for x in by_link_only if x in at):
+        close[i, :] = close[:, i] = False
     for a, b in (tuple(pair) for pair in linked or () if pair <= at.keys()):
         close[at[a], at[b]] = close[at[b], at[a]] = True
     if linkage == "complete":

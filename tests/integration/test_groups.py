@@ -100,6 +100,37 @@ def test_the_same_words_for_another_name_come_newest_first(tmp_path: Path) -> No
         assert order(vault, past_q) == plain_past  # about the past: no reordering
 
 
+def test_the_same_words_for_another_name_are_ordered_below_the_leading_ones_too(
+    tmp_path: Path,
+) -> None:
+    """Turns that share the question's words lead by far (a report to write, "at the
+    moment"); the two statements of who Ana reports to sit below the band of the leading
+    answers, and still the newer comes before the older, joining no other group."""
+    clock = FixedClock(T + timedelta(days=200))
+    loud = [
+        "Reporting at the moment: who am I reporting the quarterly report to, again?",
+        "At the moment I am reporting on the report for the reporting team.",
+    ]
+
+    def fill(vault: MemVault) -> None:
+        moved(vault)
+        for n, text in enumerate(loud):
+            vault.write(text, speaker="Ana", now=T + timedelta(days=160 + n))
+
+    question = "Who am I reporting to at the moment?"
+    with MemVault.open(tmp_path / "off.db", clock=clock, recall={"group_frames": False}) as off:
+        fill(off)
+        hits = off.recall(question, k=8)
+        texts = [h.text for h in hits]
+        assert texts.index(OLD_BOSS) < texts.index(NEW_BOSS)
+        assert hits[texts.index(OLD_BOSS)].score < 0.75 * hits[0].score  # below the band
+    with MemVault.open(tmp_path / "on.db", clock=clock) as vault:
+        fill(vault)
+        texts = order(vault, question)
+        assert texts.index(NEW_BOSS) < texts.index(OLD_BOSS)
+        assert set(texts[:2]) == set(loud)  # the leaders keep their places
+
+
 def test_a_rules_answer_is_still_checked_for_a_newer_statement(tmp_path: Path) -> None:
     """The rules read "where I've lived for years" as a statement of residence and rank it
     first; a later move said in words no rule knows (held-out family 3) means the same thing
