@@ -110,6 +110,7 @@ class CurrencyStep:
                 i for i in near_top if i not in near and any(i in p and p & near for p in framed)
             ]
             apart = {i for p in framed if not p & near for i in p} - set(joined)
+            apart = set(self._about_what_is_named(c, sorted(apart)))  # as the others
             ids += joined + [i for i in near_top if i in apart]
         self.vectors_for(c, "episode", ids)
         vectors = {i: v for i in ids if (v := c.vectors.get(("episode", i))) is not None}
