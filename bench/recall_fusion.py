@@ -54,6 +54,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "no phrase": {"phrase_words": 0},
     "no time": {"channel_weights": {"time": 0.0}},
     "no told times": {"time_told": False},
+    "no when": {"channel_weights": {"when": 0.0}},
     "no thin": {"channel_weights": {"thin": 0.0}},
     "before (no phrase, no time)": {"phrase_words": 0, "channel_weights": {"time": 0.0}},
     "rank fusion": {"fusion": "rank"},

@@ -19,6 +19,7 @@ CHANNEL_WEIGHTS = {
     "context": 0.25,
     "session": 0.2,
     "time": 0.5,
+    "when": 0.2,
     "thin": 0.5,
 }
 

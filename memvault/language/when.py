@@ -79,6 +79,19 @@ def _week_of(question: str, base: datetime, least_days: float) -> Window | None:
     return Window(centre.replace(tzinfo=UTC), max(3.5, least_days), m.group(0))
 
 
+_ASKS_WHEN = re.compile(
+    r"^\W*(?:(?:since\s+)?when|how\s+long\s+ago|(?:what|which)\s+(?:date|day|month|year))\b",
+    re.IGNORECASE,
+)
+
+
+def asks_when(question: str) -> bool:
+    """The question asks for a time: it opens with "when", "since when", "how long ago",
+    "what / which date, day, month or year" (an interrogative, not "what did I eat when I
+    was in Rome?")."""
+    return _ASKS_WHEN.search(question) is not None
+
+
 def window(question: str, at: datetime, least_days: float = 1.0) -> Window | None:
     """The window the question's first time expression points at, seen from ``at``; None
     when it names no time (or only one after ``at``). ``least_days``: the narrowest spread,

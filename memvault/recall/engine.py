@@ -16,6 +16,8 @@ compares like with like:
     + session : w_session × the best score in its session (topics cluster in sessions)
     × time    : 1 + w_time × closeness to the time the question names ("two months ago"),
                 of the turn's own time or a time its words name ("last month")
+    × when    : 1 + w_when for a turn that names a time of its own ("last Friday") when the
+                question asks when
     × thin    : 1 − w_thin for a turn of at most one word that is not a stop word ("hello"),
                 unless it shares a word with the query or is quoted
     relevance = that sum / the best sum of this query  ∈ [0, 1]
@@ -138,6 +140,7 @@ class Recaller:
         score = fusion.time_lift(
             c, score, query, at, self.s.channel_weights, self.s.time_least_days, self.s.time_told
         )
+        score = fusion.when_lift(c, score, query, self.s.channel_weights)
         score = fusion.thin_cut(c, score, self.s.channel_weights)
         verdicts = self.currency.judge(c, query, at, score, k)
         verdicts.newest = self.currency.newest_groups(c, query, score, verdicts.episode_answers)

@@ -1,11 +1,11 @@
 """The pure steps of recall's fusion, each a function of the candidates and the settings: the
 base relevance (score or rank fusion of the dense, keyword and graph channels), and the
 adjustments on top of it that need no store: who said it (actor), the session's best
-(session), the time the question names (time), the query's words quoted verbatim (phrase),
-a turn that says too little (thin). Each records its signal on the candidates, so a hit's
-explanation shows its part, and each is switched off by name (a weight of 0,
-``phrase_words = 0``). The context lift reads the store (session neighbours) and lives in
-the engine."""
+(session), the time the question names (time), a time a turn names when asked when (when),
+the query's words quoted verbatim (phrase), a turn that says too little (thin). Each
+records its signal on the candidates, so a hit's explanation shows its part, and each is
+switched off by name (a weight of 0, ``phrase_words = 0``). The context lift reads the
+store (session neighbours) and lives in the engine."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from datetime import datetime
 from memvault.config import RecallSettings
 from memvault.kg.model import Episode, MemoryType, normalize_name
 from memvault.language.told import told
-from memvault.language.when import window
+from memvault.language.when import asks_when, window
 from memvault.language.words import says_little
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.query import longest_run, plain_words, quotations
@@ -184,6 +184,24 @@ def time_lift(
         if lift >= 1e-3:
             c.signal["time"][key] = round(lift, 6)
             out[key] = value * (1.0 + lift)
+    return out
+
+
+def when_lift(
+    c: Candidates, score: dict[Key, float], query: str, w: Mapping[str, float]
+) -> dict[Key, float]:
+    """A question asking when ("When did Maria meet Jean?") favours the turns that name a
+    time of their own ("last Friday", "two days ago": memvault.language.told), which say
+    when: × (1 + ``w_when``). Conversation turns only; never a filter."""
+    weight = w.get("when", 0.0)
+    if weight <= 0 or not asks_when(query):
+        return score
+    out = dict(score)
+    for key in score:
+        e = c.episodes.get(key[1]) if key[0] == "episode" else None
+        if e is not None and e.type == MemoryType.EPISODIC and told(e.content, e.occurred_at):
+            c.signal["when"][key] = weight
+            out[key] *= 1.0 + weight
     return out
 
 

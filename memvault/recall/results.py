@@ -53,6 +53,8 @@ class Explanation(BaseModel):
             extra.append(f"quotes {f.quoted} words of the query verbatim: ranked first")
         if self.signals.get("time"):
             extra.append(f"from the time the question names: × {1 + self.signals['time']:.2f}")
+        if self.signals.get("when"):
+            extra.append(f"names a time, asked when: × {1 + self.signals['when']:.2f}")
         if self.signals.get("thin"):
             extra.append(f"says too little to be about anything: × {1 - self.signals['thin']:.2f}")
         if self.entities:

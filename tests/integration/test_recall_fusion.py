@@ -181,6 +181,35 @@ def test_a_turn_that_tells_of_last_month_is_found_for_that_month(vault: MemVault
     assert off[told.id].explanation.signals.get("time", 0.0) < 0.2
 
 
+def test_asked_when_a_turn_that_names_its_time_comes_first(vault: MemVault) -> None:
+    """ "When did I see the castle?" asks for a time: of two turns about the castle, the one
+    that says when ("last Friday") leads and its explanation says why; switched off by name
+    (``channel_weights.when``), only that part goes and the other leads on its words."""
+    said = datetime(2025, 11, 16, 15, tzinfo=UTC)
+    dated = vault.write(
+        "Went to see a castle on my trip to the UK last Friday.", speaker="user", now=said
+    )
+    plain = vault.write(
+        "The castle I went to see had a moat and a very old castle keep.",
+        speaker="user",
+        now=said + timedelta(days=2),
+    )
+    for n in range(6):
+        vault.write(f"Any tips on keeping basil alive, week {n}?", speaker="user", now=said)
+    question = "When did I go to see the castle?"
+    hits = vault.recall(question, k=3, now=said + timedelta(days=30))
+    assert hits[0].id == dated.id
+    assert hits[0].explanation is not None and hits[0].explanation.signals["when"] == 0.2
+    assert "names a time, asked when" in hits[0].explanation.text()
+    vault.recaller.s.channel_weights["when"] = 0.0  # off by name
+    off = vault.recall(question, k=3, now=said + timedelta(days=30))
+    assert off[0].id == plain.id
+    assert all(h.explanation is None or "when" not in h.explanation.signals for h in off)
+    vault.recaller.s.channel_weights["when"] = 0.2  # on again: a question of where is not lifted
+    where = vault.recall("Where did I go to see the castle?", k=3, now=said + timedelta(days=30))
+    assert all(h.explanation is None or "when" not in h.explanation.signals for h in where)
+
+
 def test_the_grammatical_person_points_to_one_side_of_a_chat(vault: MemVault) -> None:
     """On by default (it earned its place among real conversations: docs/benchmarks.md):
     between the same words said by both sides, "which wine did you recommend" puts the

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memvault.language.when import window
+from memvault.language.when import asks_when, window
 
 AT = datetime(2025, 10, 20, 12, tzinfo=UTC)
 
@@ -85,3 +85,21 @@ def test_a_week_of_a_month_and_a_span_between_two_dates() -> None:
     assert span is not None and span.centre == datetime(2023, 8, 13, tzinfo=UTC)
     assert span.spread_days == 2.0
     assert window("How many weeks passed between adopting Coco and Shadow?", at) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("When did Maria meet Jean?", True),
+        ("  when is my dentist appointment?", True),
+        ("Since when have I been vegan?", True),
+        ("How long ago did I move to Lisbon?", True),
+        ("What year did Tim visit the UK?", True),
+        ("Which month was the wedding?", True),
+        ("What did I eat when I was in Rome?", False),
+        ("Where did Evan go last week?", False),
+        ("What time-management tips did you give me?", False),
+    ],
+)
+def test_a_question_asking_for_a_time_is_known_by_how_it_opens(question: str, asks: bool) -> None:
+    assert asks_when(question) is asks
