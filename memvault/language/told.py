@@ -41,14 +41,23 @@ _MOST = 4  # expressions read from one turn
 _ANCHORS = ("day", "week", "month", "year", "tomorrow")
 
 
+_KEPT_CHARS = 4096  # turns up to this long are kept for the next recall (4,096 of them)
+
+
 def told(text: str, said_at: datetime) -> tuple[Window, ...]:
     """The windows the turn's own time expressions point at (at most four), seen from
     ``said_at``; empty when it names none."""
-    return _told(text, said_at)
+    if len(text) > _KEPT_CHARS:  # a long text is read again, not held in memory
+        return _read(text, said_at)
+    return _kept(text, said_at)
 
 
 @lru_cache(maxsize=4096)
-def _told(text: str, said_at: datetime) -> tuple[Window, ...]:
+def _kept(text: str, said_at: datetime) -> tuple[Window, ...]:
+    return _read(text, said_at)
+
+
+def _read(text: str, said_at: datetime) -> tuple[Window, ...]:
     """Every expression holds a unit ("day" is in "yesterday" and the weekdays); the
     expression is read around each one found, not over the whole text (one alternation
     tried at every word of a long reply cost 0.1 ms a turn)."""

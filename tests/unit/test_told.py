@@ -60,3 +60,15 @@ def test_a_long_reply_is_read_around_its_time_words_only() -> None:
     (found,) = told(text, SAID)
     assert found.said == "Three months ago"
     assert (SAID - found.centre).days == 90
+
+
+def test_hostile_text_is_read_without_error_and_long_text_is_not_kept() -> None:
+    from memvault.language import told as module
+
+    module._kept.cache_clear()
+    dirty = "\u200bYesterday\x00 we \x1b[31mwent\u202e out; " + "day " * 50_000 + "last week"
+    found = told(dirty, SAID)
+    assert [w.said for w in found] == ["Yesterday", "last week"]
+    assert module._kept.cache_info().currsize == 0  # 200,000 characters: read, not kept
+    assert told("Yesterday was fine.", SAID) == told("Yesterday was fine.", SAID)
+    assert module._kept.cache_info().hits == 1
