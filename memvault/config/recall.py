@@ -21,6 +21,7 @@ CHANNEL_WEIGHTS = {
     "time": 0.5,
     "when": 0.2,
     "thin": 0.5,
+    "asks": 0.3,
 }
 
 
@@ -60,9 +61,12 @@ class RecallSettings(BaseModel):
         for name, value in merged.items():
             if isinstance(value, int | float) and value < 0:
                 raise ValueError(f"channel weight {name}={value}: 0 or more (0 turns it off)")
-        thin = merged["thin"]
-        if isinstance(thin, int | float) and thin > 1:
-            raise ValueError(f"channel weight thin={thin}: the share of a score taken, 0 to 1")
+        for cut in ("thin", "asks"):
+            share = merged[cut]
+            if isinstance(share, int | float) and share > 1:
+                raise ValueError(
+                    f"channel weight {cut}={share}: the share of a score taken, 0 to 1"
+                )
         return merged
 
     fusion: Literal["score", "rank"] = Field(

@@ -20,6 +20,8 @@ compares like with like:
                 question asks when
     × thin    : 1 − w_thin for a turn of at most one word that is not a stop word ("hello"),
                 unless it shares a word with the query or is quoted
+    × asks    : 1 − w_asks for a conversation turn that only asks ("Cool! What type of music
+                do you play?"), unless the query asks about asking or quotes it
     relevance = that sum / the best sum of this query  ∈ [0, 1]
 
 A memory that holds a run of the query's words verbatim ranks first (memvault.recall.ranking). The
@@ -142,6 +144,8 @@ class Recaller:
         )
         score = fusion.when_lift(c, score, query, self.s.channel_weights)
         score = fusion.thin_cut(c, score, self.s.channel_weights)
+        names = {n.lower() for s in view.speakers for n in (s, *s.split())}
+        score = fusion.asks_cut(c, score, query, names, self.s.channel_weights)
         verdicts = self.currency.judge(c, query, at, score, k)
         verdicts.newest = self.currency.newest_groups(c, query, score, verdicts.episode_answers)
         discount_lent(c, score, verdicts)

@@ -2,7 +2,8 @@
 base relevance (score or rank fusion of the dense, keyword and graph channels), and the
 adjustments on top of it that need no store: who said it (actor), the session's best
 (session), the time the question names (time), a time a turn names when asked when (when),
-the query's words quoted verbatim (phrase), a turn that says too little (thin). Each
+the query's words quoted verbatim (phrase), a turn that says too little (thin) or only asks
+(asks). Each
 records its signal on the candidates, so a hit's explanation shows its part, and each is
 switched off by name (a weight of 0, ``phrase_words = 0``). The context lift reads the
 store (session neighbours) and lives in the engine."""
@@ -16,6 +17,7 @@ from datetime import datetime
 
 from memvault.config import RecallSettings
 from memvault.kg.model import Episode, MemoryType, normalize_name
+from memvault.language.mood import asks_only
 from memvault.language.told import told
 from memvault.language.when import asks_when, window
 from memvault.language.words import says_little
@@ -202,6 +204,33 @@ def when_lift(
         if e is not None and e.type == MemoryType.EPISODIC and told(e.content, e.occurred_at):
             c.signal["when"][key] = weight
             out[key] *= 1.0 + weight
+    return out
+
+
+_ABOUT_ASKING = frozenset({"ask", "asked", "asking", "question", "questions"})
+
+
+def asks_cut(
+    c: Candidates, score: dict[Key, float], query: str, speakers: set[str], w: Mapping[str, float]
+) -> dict[Key, float]:
+    """A conversation turn that only asks ("Cool! What type of music do you play?":
+    memvault.language.mood) tells nothing, yet shares the topic's words: its score × (1 −
+    ``w_asks``), unless the query quotes it or asks about asking ("what did I ask you...")."""
+    weight = w.get("asks", 0.0)
+    if weight <= 0 or _ABOUT_ASKING & set(plain_words(query)):
+        return score
+    out = dict(score)
+    for key in score:
+        e = c.episodes.get(key[1]) if key[0] == "episode" else None
+        if (
+            e is None
+            or e.type != MemoryType.EPISODIC
+            or key in c.signal["phrase"]
+            or not asks_only(e.content, speakers)
+        ):
+            continue
+        c.signal["asks"][key] = weight
+        out[key] *= 1.0 - weight
     return out
 
 

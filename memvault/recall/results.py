@@ -32,7 +32,9 @@ class Explanation(BaseModel):
         f = self.factors
         # a quote's run length and the cut of a thin turn are no relevance: said below
         sig = ", ".join(
-            f"{k} {v:.3f}" for k, v in self.signals.items() if v and k not in ("phrase", "thin")
+            f"{k} {v:.3f}"
+            for k, v in self.signals.items()
+            if v and k not in ("phrase", "thin", "asks")
         )
         parts = [
             f"relevance {f.relevance:.3f} ({sig})",
@@ -55,6 +57,8 @@ class Explanation(BaseModel):
             extra.append(f"from the time the question names: × {1 + self.signals['time']:.2f}")
         if self.signals.get("when"):
             extra.append(f"names a time, asked when: × {1 + self.signals['when']:.2f}")
+        if self.signals.get("asks"):
+            extra.append(f"only asks, tells nothing: × {1 - self.signals['asks']:.2f}")
         if self.signals.get("thin"):
             extra.append(f"says too little to be about anything: × {1 - self.signals['thin']:.2f}")
         if self.entities:

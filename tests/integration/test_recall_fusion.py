@@ -210,6 +210,33 @@ def test_asked_when_a_turn_that_names_its_time_comes_first(vault: MemVault) -> N
     assert all(h.explanation is None or "when" not in h.explanation.signals for h in where)
 
 
+def test_a_turn_that_only_asks_gives_its_place_to_one_that_tells(vault: MemVault) -> None:
+    """ "Cool! What kind of music do you play?" shares the question's words and tells
+    nothing: × 0.7, explained; a question about what was asked keeps it whole, and off by
+    name (``channel_weights.asks``) only its part goes."""
+    asks = vault.write("Cool! What kind of music do you play?", speaker="Caroline")
+    tells = vault.write("Jazz is the kind of music I play, on the clarinet.", speaker="Melanie")
+    for n in range(5):
+        vault.write(f"Small talk about the garden, week {n}.", speaker="Melanie")
+    question = "What kind of music does Melanie play?"
+    ranked = vault.recall(question, k=5)
+    order = [h.id for h in ranked]
+    assert order.index(tells.id) < order.index(asks.id)
+    asked = ranked[order.index(asks.id)].explanation
+    assert asked is not None and asked.signals["asks"] == 0.3
+    assert "only asks, tells nothing: × 0.70" in asked.text()
+    told = ranked[order.index(tells.id)].explanation
+    assert told is not None and "asks" not in told.signals
+    about_asking = vault.recall("What did Caroline ask about music?", k=5)
+    assert all(h.explanation is None or "asks" not in h.explanation.signals for h in about_asking)
+    vault.recaller.s.channel_weights["asks"] = 0.0  # off by name: only its part goes
+    whole = {h.id: h for h in vault.recall(question, k=5)}
+    on = {h.id: h for h in ranked}
+    assert whole[tells.id].score == pytest.approx(on[tells.id].score)
+    assert whole[asks.id].score == pytest.approx(on[asks.id].score / 0.7, rel=0.01)
+    assert all(h.explanation is None or "asks" not in h.explanation.signals for h in whole.values())
+
+
 def test_the_grammatical_person_points_to_one_side_of_a_chat(vault: MemVault) -> None:
     """On by default (it earned its place among real conversations: docs/benchmarks.md):
     between the same words said by both sides, "which wine did you recommend" puts the
