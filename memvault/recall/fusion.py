@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import bisect
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from memvault.config import RecallSettings
@@ -198,13 +198,9 @@ def when_lift(
     weight = w.get("when", 0.0)
     if weight <= 0 or not asks_when(query):
         return score
-    out = dict(score)
-    for key in score:
-        e = c.episodes.get(key[1]) if key[0] == "episode" else None
-        if e is not None and e.type == MemoryType.EPISODIC and told(e.content, e.occurred_at):
-            c.signal["when"][key] = weight
-            out[key] *= 1.0 + weight
-    return out
+    return _turns_scaled(
+        c, score, "when", weight, 1.0 + weight, lambda _, e: bool(told(e.content, e.occurred_at))
+    )
 
 
 _ABOUT_ASKING = frozenset({"ask", "asked", "asking", "question", "questions"})
@@ -219,19 +215,14 @@ def asks_cut(
     weight = w.get("asks", 0.0)
     if weight <= 0 or _ABOUT_ASKING & set(plain_words(query)):
         return score
-    out = dict(score)
-    for key in score:
-        e = c.episodes.get(key[1]) if key[0] == "episode" else None
-        if (
-            e is None
-            or e.type != MemoryType.EPISODIC
-            or key in c.signal["phrase"]
-            or not asks_only(e.content, speakers)
-        ):
-            continue
-        c.signal["asks"][key] = weight
-        out[key] *= 1.0 - weight
-    return out
+    return _turns_scaled(
+        c,
+        score,
+        "asks",
+        weight,
+        1.0 - weight,
+        lambda key, e: key not in c.signal["phrase"] and asks_only(e.content, speakers),
+    )
 
 
 def thin_cut(c: Candidates, score: dict[Key, float], w: Mapping[str, float]) -> dict[Key, float]:
@@ -243,17 +234,34 @@ def thin_cut(c: Candidates, score: dict[Key, float], w: Mapping[str, float]) -> 
     weight = w.get("thin", 0.0)
     if weight <= 0:
         return score
+    return _turns_scaled(
+        c,
+        score,
+        "thin",
+        weight,
+        1.0 - weight,
+        lambda key, e: (
+            c.signal["keyword"].get(key, 0.0) <= 0
+            and key not in c.signal["phrase"]
+            and says_little(e.content)
+        ),
+    )
+
+
+def _turns_scaled(
+    c: Candidates,
+    score: dict[Key, float],
+    signal: str,
+    weight: float,
+    factor: float,
+    chosen: Callable[[Key, Episode], bool],
+) -> dict[Key, float]:
+    """The conversation turns (episodic: a note written on purpose is not one) that
+    ``chosen`` picks, their score × ``factor``, the ``signal`` recorded as ``weight``."""
     out = dict(score)
     for key in score:
         e = c.episodes.get(key[1]) if key[0] == "episode" else None
-        if (
-            e is None
-            or e.type != MemoryType.EPISODIC
-            or c.signal["keyword"].get(key, 0.0) > 0
-            or key in c.signal["phrase"]
-            or not says_little(e.content)
-        ):
-            continue
-        c.signal["thin"][key] = weight
-        out[key] *= 1.0 - weight
+        if e is not None and e.type == MemoryType.EPISODIC and chosen(key, e):
+            c.signal[signal][key] = weight
+            out[key] *= factor
     return out

@@ -12,6 +12,7 @@ import pytest
 
 from memvault import FixedClock, MemVault
 from memvault.embed.onnx import OnnxEmbedder
+from memvault.kg.model import Episode
 from tests.conftest import T0
 
 FRAMES = [
@@ -153,21 +154,30 @@ def test_two_months_ago_prefers_the_turn_from_then_and_still_returns_the_others(
     assert all(h.explanation is None or "time" not in h.explanation.signals for h in plain)
 
 
+def _two_among_small_talk(
+    vault: MemVault, first: str, second: str, said: datetime, second_days: float
+) -> tuple[Episode, Episode]:
+    """Two of the user's turns (the second ``second_days`` from the first) among six of
+    small talk said with the first."""
+    a = vault.write(first, speaker="user", now=said)
+    b = vault.write(second, speaker="user", now=said + timedelta(days=second_days))
+    for n in range(6):
+        vault.write(f"Any tips on keeping basil alive, week {n}?", speaker="user", now=said)
+    return a, b
+
+
 def test_a_turn_that_tells_of_last_month_is_found_for_that_month(vault: MemVault) -> None:
     """Said in August, "last month I drove down to Sagres" is about July: asked what was done
     in July, it comes before a drive told the same week without a time; the time lift shows
     it, and switched off by name (``time_told``) the two drives lose that part."""
     said = datetime(2025, 8, 19, 18, tzinfo=UTC)
-    told = vault.write(
-        "Last month I drove down to Sagres with my sister.", speaker="user", now=said
-    )
-    other = vault.write(
+    told, other = _two_among_small_talk(
+        vault,
+        "Last month I drove down to Sagres with my sister.",
         "I drove up to Porto with my sister for the concert.",
-        speaker="user",
-        now=said - timedelta(days=1),
+        said,
+        -1,
     )
-    for n in range(6):
-        vault.write(f"Any tips on keeping basil alive, week {n}?", speaker="user", now=said)
     question = "Where did I drive to in July?"
     at = said + timedelta(days=20)
     hits = {h.id: h for h in vault.recall(question, k=5, now=at)}
@@ -186,16 +196,13 @@ def test_asked_when_a_turn_that_names_its_time_comes_first(vault: MemVault) -> N
     that says when ("last Friday") leads and its explanation says why; switched off by name
     (``channel_weights.when``), only that part goes and the other leads on its words."""
     said = datetime(2025, 11, 16, 15, tzinfo=UTC)
-    dated = vault.write(
-        "Went to see a castle on my trip to the UK last Friday.", speaker="user", now=said
-    )
-    plain = vault.write(
+    dated, plain = _two_among_small_talk(
+        vault,
+        "Went to see a castle on my trip to the UK last Friday.",
         "The castle I went to see had a moat and a very old castle keep.",
-        speaker="user",
-        now=said + timedelta(days=2),
+        said,
+        2,
     )
-    for n in range(6):
-        vault.write(f"Any tips on keeping basil alive, week {n}?", speaker="user", now=said)
     question = "When did I go to see the castle?"
     hits = vault.recall(question, k=3, now=said + timedelta(days=30))
     assert hits[0].id == dated.id
