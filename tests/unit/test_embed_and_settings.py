@@ -64,6 +64,7 @@ def test_channel_weights_given_by_name_change_only_those(monkeypatch: pytest.Mon
         ({"thinn": 0}, "unknown signal(s) thinn: the names are dense, keyword"),
         ({"dense": -1}, "dense=-1: 0 or more"),
         ({"thin": 1.5}, "thin=1.5: the share of a score taken, 0 to 1"),
+        ({"asks": 2}, "asks=2: the share of a score taken, 0 to 1"),
     ],
 )
 def test_a_channel_weight_no_signal_can_take_is_refused(given: dict, says: str) -> None:
