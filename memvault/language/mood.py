@@ -5,10 +5,10 @@ sits beside the turns that answer. Recall's ``asks`` cut reads it (memvault.reca
 Grammar only (closed-class words, English): every sentence is a question that opens with an
 interrogative or an auxiliary ("what", "did", "can", "is"), or a short exclamation or address
 of at most three words that tells nothing of the speaker ("Wow!", "Thanks, Tim!"; not "I
-love it!"); at least one is a question. A question that
-names something other than the people talking ("Can you recommend a vet for my dog Max?",
-"Is 3 pm on Friday OK?") may carry a fact and does not count; neither does one that opens
-with a statement ("I moved to Lisbon, any tips?").
+love it!"); at least one is a question. A question that names something other than the
+people talking ("Can you recommend a vet for my dog Max?", "Is 3 pm on Friday OK?") may
+carry a fact and does not count; neither does one that opens with a statement ("I moved to
+Lisbon, any tips?").
 """
 
 from __future__ import annotations

@@ -34,13 +34,11 @@ _TOLD = re.compile(
     r"|(?P<side>last|this past|next|this coming)\s+"
     rf"(?P<what>{'|'.join(_DAYS)}|weekend|week|month|year)"
     rf"|(?P<n>{_COUNT})\s+(?P<unit>day|week|month|year)s?\s+(?P<ago>ago|back)"
-    rf"|\bin\s+(?P<m>{_COUNT})\s+(?P<later>day|week|month|year)s?\b)\b",
+    rf"|in\s+(?P<m>{_COUNT})\s+(?P<later>day|week|month|year)s?\b)\b",
     re.IGNORECASE,
 )
 _MOST = 4  # expressions read from one turn
 _ANCHORS = ("day", "week", "month", "year", "tomorrow")
-
-
 _KEPT_CHARS = 4096  # turns up to this long are kept for the next recall (4,096 of them)
 
 

@@ -3,10 +3,9 @@ base relevance (score or rank fusion of the dense, keyword and graph channels), 
 adjustments on top of it that need no store: who said it (actor), the session's best
 (session), the time the question names (time), a time a turn names when asked when (when),
 the query's words quoted verbatim (phrase), a turn that says too little (thin) or only asks
-(asks). Each
-records its signal on the candidates, so a hit's explanation shows its part, and each is
-switched off by name (a weight of 0, ``phrase_words = 0``). The context lift reads the
-store (session neighbours) and lives in the engine."""
+(asks). Each records its signal on the candidates, so a hit's explanation shows its part,
+and each is switched off by name (a weight of 0, ``phrase_words = 0``). The context lift
+reads the store (session neighbours) and lives in the engine."""
 
 from __future__ import annotations
 
