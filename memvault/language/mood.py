@@ -8,7 +8,9 @@ of at most three words that tells nothing of the speaker ("Wow!", "Thanks, Tim!"
 love it!"); at least one is a question. A question that names something other than the
 people talking ("Can you recommend a vet for my dog Max?", "Is 3 pm on Friday OK?") may
 carry a fact and does not count; neither does one that opens with a statement ("I moved to
-Lisbon, any tips?").
+Lisbon, any tips?"), nor one that says "my" or "our": what a speaker calls theirs is told
+in passing ("Is it normal for my six-month-old to wake every two hours?" says there is a
+baby), while "I" in a question is only its frame ("Should I go?").
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ _OPENERS = frozenset(
     """.split()
 )
 _TELLERS = frozenset("i i'm i've i'd i'll i’m i’ve we we're we’ve my our me us".split())
+_THEIRS = frozenset({"my", "our", "mine", "ours"})  # a question saying these tells what is
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*|\d")
 _SELF = frozenset({"I", "I'm", "I've", "I'd", "I'll", "I’m", "I’ve", "I’d", "I’ll"})
@@ -40,7 +43,7 @@ def asks_only(text: str, speakers: Collection[str] = ()) -> bool:
         words = _WORD.findall(sentence)
         if not words:
             continue
-        if _names_something(words, speakers):
+        if _names_something(words, speakers) or _THEIRS & {w.lower() for w in words}:
             return False
         first = re.sub(r"['’]s$", "", words[0].lower())  # "what's"
         if sentence.endswith("?") and first in _OPENERS:

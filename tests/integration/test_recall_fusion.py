@@ -244,6 +244,27 @@ def test_a_turn_that_only_asks_gives_its_place_to_one_that_tells(vault: MemVault
     assert all(h.explanation is None or "asks" not in h.explanation.signals for h in whole.values())
 
 
+def test_a_fact_said_inside_a_request_keeps_its_whole_score(vault: MemVault) -> None:
+    """ "Is it normal for my six-month-old to wake up every two hours?" is the only place the
+    baby was mentioned: "my" tells it, so the asks cut leaves it whole; the listener's
+    question beside it, asking and telling nothing, is cut."""
+    told = vault.write(
+        "Is it normal for my six-month-old to wake up every two hours at night?", speaker="user"
+    )
+    only = vault.write("How old is the dog next door, do you think?", speaker="user")
+    for n in range(5):
+        vault.write(f"Notes on the garden shed, part {n}.", speaker="user")
+    ranked = {h.id: h for h in vault.recall("How old is my baby?", k=5)}
+    kept, cut = ranked[told.id].explanation, ranked[only.id].explanation
+    assert kept is not None and "asks" not in kept.signals
+    assert cut is not None and cut.signals["asks"] == 0.3
+    vault.recaller.s.channel_weights["asks"] = 0.0
+    off = {h.id: h for h in vault.recall("How old is my baby?", k=5)}
+    assert ranked[told.id].score / ranked[only.id].score == pytest.approx(
+        off[told.id].score / off[only.id].score * 1 / 0.7, rel=0.01
+    )
+
+
 def test_the_grammatical_person_points_to_one_side_of_a_chat(vault: MemVault) -> None:
     """On by default (it earned its place among real conversations: docs/benchmarks.md):
     between the same words said by both sides, "which wine did you recommend" puts the

@@ -17,6 +17,7 @@ SPEAKERS = {"caroline", "melanie"}
         "How long have you been reading her works?",
         "Are you currently reading any books? What's your favourite?",
         "Thanks! Anything else going on?",
+        "Should I bring anything? What time do you want me there?",  # "I", "me": the frame
     ],
 )
 def test_a_turn_that_only_asks(text: str) -> None:
@@ -29,6 +30,8 @@ def test_a_turn_that_only_asks(text: str) -> None:
         "I moved to Lisbon, any tips?",  # opens with a statement
         "I play clarinet! What do you play?",  # tells something first
         "Can you recommend a vet for my dog Max?",  # names something: may carry a fact
+        "Is it normal for my six-month-old to wake up every two hours?",  # "my": there is one
+        "What should we pack for our honeymoon in the mountains?",  # "our" tells the same
         "Is 3 pm on Friday OK for the call?",  # a number
         "Yeah, that pic was from a show I went to.",  # no question at all
         "What a day.",  # an exclamation, no question
