@@ -59,6 +59,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "no when": {"channel_weights": {"when": 0.0}},
     "no asks": {"channel_weights": {"asks": 0.0}},
     "no thin": {"channel_weights": {"thin": 0.0}},
+    "no keyword standout": {"keyword_standout": 0.0},
     "before (no phrase, no time)": {"phrase_words": 0, "channel_weights": {"time": 0.0}},
     "rank fusion": {"fusion": "rank"},
     "rank fusion, no lifts": {"fusion": "rank", "channel_weights": OFF},

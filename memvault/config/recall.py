@@ -75,6 +75,21 @@ class RecallSettings(BaseModel):
         "score over its best, weighted) or 'rank' (weighted reciprocal ranks, k = rank_k).",
     )
     rank_k: int = Field(default=60, ge=1, description="Reciprocal rank fusion's k.")
+    keyword_standout: float = Field(
+        default=0.5,
+        ge=0,
+        description="Score fusion: how far the keyword channel's best match must stand above "
+        "the mean of its best ten (best / mean - 1) for the channel to keep its whole weight; "
+        "below, its weight shrinks in proportion, to keyword_flat_weight at the least (words "
+        "that many memories share tell little). 0: off.",
+    )
+    keyword_flat_weight: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="The least share of its weight the keyword channel keeps when its best "
+        "match stands out not at all (keyword_standout).",
+    )
     phrase_words: int = Field(
         default=5,
         ge=0,

@@ -46,14 +46,37 @@ def base(c: Candidates, s: RecallSettings) -> dict[Key, float]:
     tops = {
         name: max((max(v, 0.0) for v in c.signal[name].values()), default=0.0) for name in CHANNELS
     }
+    trust = keyword_trust(c, s)
+    weights = {name: w.get(name, 0.0) * (trust if name == "keyword" else 1.0) for name in CHANNELS}
     out: dict[Key, float] = {}
     for key in c.keys:
         total = 0.0
         for name, top in tops.items():
             if top > 0:
-                total += w.get(name, 0.0) * max(c.signal[name].get(key, 0.0), 0.0) / top
+                total += weights[name] * max(c.signal[name].get(key, 0.0), 0.0) / top
         out[key] = total
     return out
+
+
+def keyword_trust(c: Candidates, s: RecallSettings) -> float:
+    """The share of its weight the keyword channel keeps for this query: whole when its best
+    match stands out from its best ten (best / mean - 1 ≥ ``keyword_standout``), less in
+    proportion when they are level, ``keyword_flat_weight`` at the least. Level scores mean
+    the query's words are ones many memories share ("What do Melanie's kids like?" among a
+    chat full of kids), and the memory that answers may share none. Recorded as the
+    ``flat`` signal of each memory the channel found."""
+    found = sorted((v for v in c.signal["keyword"].values() if v > 0), reverse=True)
+    if s.keyword_standout <= 0 or len(found) < _LEVEL_OF:
+        return 1.0
+    standout = found[0] / (sum(found[:_LEVEL_OF]) / _LEVEL_OF) - 1.0
+    trust = max(s.keyword_flat_weight, min(1.0, standout / s.keyword_standout))
+    if trust < 1.0:
+        for key in c.signal["keyword"]:
+            c.signal["flat"][key] = round(trust, 6)
+    return trust
+
+
+_LEVEL_OF = 10  # the best this many keyword matches are what its best must stand out from
 
 
 def rank_base(c: Candidates, w: Mapping[str, float], k: int) -> dict[Key, float]:

@@ -34,7 +34,7 @@ class Explanation(BaseModel):
         sig = ", ".join(
             f"{k} {v:.3f}"
             for k, v in self.signals.items()
-            if v and k not in ("phrase", "thin", "asks")
+            if v and k not in ("phrase", "thin", "asks", "flat")
         )
         parts = [
             f"relevance {f.relevance:.3f} ({sig})",
@@ -57,6 +57,11 @@ class Explanation(BaseModel):
             extra.append(f"from the time the question names: × {1 + self.signals['time']:.2f}")
         if self.signals.get("when"):
             extra.append(f"names a time, asked when: × {1 + self.signals['when']:.2f}")
+        if self.signals.get("flat"):
+            extra.append(
+                "its words are shared by many memories alike: the keyword channel weighed "
+                f"× {self.signals['flat']:.2f}"
+            )
         if self.signals.get("asks"):
             extra.append(f"only asks, tells nothing: × {1 - self.signals['asks']:.2f}")
         if self.signals.get("thin"):

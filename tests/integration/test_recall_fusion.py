@@ -265,6 +265,27 @@ def test_a_fact_said_inside_a_request_keeps_its_whole_score(vault: MemVault) -> 
     )
 
 
+def test_words_many_memories_share_weigh_less_and_say_so(vault: MemVault) -> None:
+    """Twelve turns that match "kids" about alike: the keyword channel keeps half its weight
+    for this query, and each of them says why; with ``keyword_standout`` 0 it keeps all of
+    it, and nothing else in the explanation changes."""
+    for n in range(12):
+        vault.write(f"The kids played outside on day {n} of the holiday.", speaker="Mel")
+    vault.write("They were stoked for the dinosaur exhibit at the museum.", speaker="Mel")
+    question = "What do the kids enjoy?"
+    level = vault.recall(question, k=5)
+    matched = [h for h in level if h.explanation and h.explanation.signals.get("keyword")]
+    assert matched and all(h.explanation and h.explanation.signals["flat"] == 0.5 for h in matched)
+    assert matched[0].explanation is not None
+    assert "the keyword channel weighed × 0.50" in matched[0].explanation.text()
+    vault.recaller.s.keyword_standout = 0.0
+    whole = {h.id: h for h in vault.recall(question, k=5)}
+    for h in matched:
+        other = whole[h.id].explanation
+        assert other is not None and h.explanation is not None and "flat" not in other.signals
+        assert {k: v for k, v in h.explanation.signals.items() if k != "flat"} == other.signals
+
+
 def test_the_grammatical_person_points_to_one_side_of_a_chat(vault: MemVault) -> None:
     """On by default (it earned its place among real conversations: docs/benchmarks.md):
     between the same words said by both sides, "which wine did you recommend" puts the
