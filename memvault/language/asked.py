@@ -1,6 +1,7 @@
 """What a question asks for, by its question word and the noun after it: a place ("where",
 "which city", "based"), a person ("who", "partner"), or many things at once ("how many", a
-plural noun after "what" or "which"). Grammar, not a list of topics."""
+plural noun after "what" or "which"), or a count ("how many", "how often"). Grammar, not a
+list of topics."""
 
 from __future__ import annotations
 
@@ -48,6 +49,13 @@ def _plural(word: str) -> bool:
         return False
     singular = word[:-3] + "y" if word.endswith("ies") else word[:-1]
     return common_word(singular) and singular != word
+
+
+def asks_to_count(question: str) -> bool:
+    """The question asks how many or how often ("How many salsa classes have I been to?"):
+    every memory that says the thing counts, so memories alike in its words are its answer,
+    not noise."""
+    return re.search(r"\bhow\s+(?:many|often)\b", question, re.IGNORECASE) is not None
 
 
 def asks_for_many(question: str) -> bool:

@@ -133,7 +133,7 @@ class Recaller:
         if not c.keys:
             return out
         fusion.quoted(c, query, self.s.phrase_words)
-        base = fusion.base(c, self.s)
+        base = fusion.base(c, self.s, query)
         score = self._context(c, base)
         score = fusion.actor_bonus(c, score, c.named(), self.s.channel_weights)
         meant = speakers_meant(query, {normalize_name(n) for n in view.speakers})

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from memvault.config import RecallSettings
 from memvault.kg.model import Episode, MemoryType, normalize_name
+from memvault.language.asked import asks_to_count
 from memvault.language.mood import asks_only
 from memvault.language.told import told
 from memvault.language.when import asks_when, window
@@ -37,16 +38,17 @@ def quoted(c: Candidates, query: str, min_words: int) -> None:
             c.signal["phrase"][("episode", rid)] = float(run)
 
 
-def base(c: Candidates, s: RecallSettings) -> dict[Key, float]:
+def base(c: Candidates, s: RecallSettings, query: str = "") -> dict[Key, float]:
     """What the memory says: dense, keyword and graph signals, each scaled by its best
-    (``fusion = "score"``) or by its rank among the candidates (``"rank"``)."""
+    (``fusion = "score"``) or by its rank among the candidates (``"rank"``); the keyword
+    channel weighed for ``query`` by ``keyword_trust``."""
     w = s.channel_weights
     if s.fusion == "rank":
         return rank_base(c, w, s.rank_k)
     tops = {
         name: max((max(v, 0.0) for v in c.signal[name].values()), default=0.0) for name in CHANNELS
     }
-    trust = keyword_trust(c, s)
+    trust = keyword_trust(c, s, query)
     weights = {name: w.get(name, 0.0) * (trust if name == "keyword" else 1.0) for name in CHANNELS}
     out: dict[Key, float] = {}
     for key in c.keys:
@@ -58,15 +60,16 @@ def base(c: Candidates, s: RecallSettings) -> dict[Key, float]:
     return out
 
 
-def keyword_trust(c: Candidates, s: RecallSettings) -> float:
+def keyword_trust(c: Candidates, s: RecallSettings, query: str = "") -> float:
     """The share of its weight the keyword channel keeps for this query: whole when its best
     match stands out from its best ten (best / mean - 1 ≥ ``keyword_standout``), less in
     proportion when they are level, ``keyword_flat_weight`` at the least. Level scores mean
     the query's words are ones many memories share ("What do Melanie's kids like?" among a
-    chat full of kids), and the memory that answers may share none. Recorded as the
-    ``flat`` signal of each memory the channel found."""
+    chat full of kids), and the memory that answers may share none; unless the query asks to
+    count ("how many salsa classes…"), when every memory saying its words is evidence.
+    Recorded as the ``flat`` signal of each memory the channel found."""
     found = sorted((v for v in c.signal["keyword"].values() if v > 0), reverse=True)
-    if s.keyword_standout <= 0 or len(found) < _LEVEL_OF:
+    if s.keyword_standout <= 0 or len(found) < _LEVEL_OF or asks_to_count(query):
         return 1.0
     standout = found[0] / (sum(found[:_LEVEL_OF]) / _LEVEL_OF) - 1.0
     trust = max(s.keyword_flat_weight, min(1.0, standout / s.keyword_standout))

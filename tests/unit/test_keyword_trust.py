@@ -58,3 +58,14 @@ def test_the_floor_is_a_setting() -> None:
     assert fusion.keyword_trust(c, RecallSettings(keyword_flat_weight=0.8)) == pytest.approx(0.8)
     with pytest.raises(ValueError):
         RecallSettings(keyword_flat_weight=1.5)
+
+
+@pytest.mark.parametrize(
+    "query", ["How many salsa classes have I been to?", "How often do I run?", "how  many?"]
+)
+def test_a_count_keeps_the_whole_weight(query: str) -> None:
+    """Asked to count, every memory saying the words is evidence: level is the answer."""
+    c = _candidates([2.0] * 12)
+    assert fusion.keyword_trust(c, RecallSettings(), query) == 1.0
+    assert c.signal["flat"] == {}
+    assert fusion.keyword_trust(c, RecallSettings(), "What salsa classes do I like?") == 0.5
