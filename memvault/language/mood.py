@@ -26,7 +26,7 @@ _OPENERS = frozenset(
     """.split()
 )
 _TELLERS = frozenset("i i'm i've i'd i'll i’m i’ve we we're we’ve my our me us".split())
-_THEIRS = frozenset({"my", "our", "mine", "ours"})  # a question saying these tells what is
+_THEIRS = frozenset({"my", "our", "mine", "ours"})  # said in a question, these tell what is theirs
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*|\d")
 _SELF = frozenset({"I", "I'm", "I've", "I'd", "I'll", "I’m", "I’ve", "I’d", "I’ll"})
