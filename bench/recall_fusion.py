@@ -57,6 +57,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "no time": {"channel_weights": {"time": 0.0}},
     "no told times": {"time_told": False},
     "no when": {"channel_weights": {"when": 0.0}},
+    "no amount": {"channel_weights": {"amount": 0.0}},
     "no asks": {"channel_weights": {"asks": 0.0}},
     "no thin": {"channel_weights": {"thin": 0.0}},
     "no keyword standout": {"keyword_standout": 0.0},

@@ -20,6 +20,7 @@ CHANNEL_WEIGHTS = {
     "session": 0.2,
     "time": 0.5,
     "when": 0.2,
+    "amount": 0.3,
     "thin": 0.5,
     "asks": 0.3,
 }

@@ -1,7 +1,7 @@
 """What a question asks for, by its question word and the noun after it: a place ("where",
 "which city", "based"), a person ("who", "partner"), or many things at once ("how many", a
-plural noun after "what" or "which"), or a count ("how many", "how often"). Grammar, not a
-list of topics."""
+plural noun after "what" or "which"), a count ("how many", "how often"), or an amount ("how
+old", "how many people"). Grammar, not a list of topics."""
 
 from __future__ import annotations
 
@@ -56,6 +56,18 @@ def asks_to_count(question: str) -> bool:
     every memory that says the thing counts, so memories alike in its words are its answer,
     not noise."""
     return re.search(r"\bhow\s+(?:many|often)\b", question, re.IGNORECASE) is not None
+
+
+_AMOUNT = re.compile(r"\bhow\s+(?:many|much|old|long|far|big|tall|often)\b|\bwhat\s+age\b", re.I)
+_OCCURRENCES = re.compile(r"\bhow\s+many\s+times\b|\bhow\s+often\b|\bin\s+total\b", re.I)
+
+
+def asks_amount(question: str) -> bool:
+    """The question asks for an amount that a memory states ("How many people am I cooking
+    for?", "How old is Jolene?", "How much does James pay per class?", "How long has she been
+    painting?"), whose answer is a number said once; not one that counts occurrences ("how
+    many times", "how often", "in total"), whose answer is how many memories tell of it."""
+    return _AMOUNT.search(question) is not None and _OCCURRENCES.search(question) is None
 
 
 def asks_for_many(question: str) -> bool:

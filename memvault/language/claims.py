@@ -22,6 +22,11 @@ NUMBER_WORDS = frozenset(
     "ninety hundred thousand million billion dozen half twice once first second third fourth "
     "fifth".split()
 )
+# the number words that state an amount ("twelve guests", "a six-month-old"): not "one",
+# "once" or the ordinals, which are mostly pronouns and order ("the one I bought", "first")
+AMOUNT_WORDS = NUMBER_WORDS - frozenset(
+    "zero one once half twice first second third fourth fifth".split()
+)
 NEGATIONS = frozenset("not no never nothing none nobody nowhere neither nor without cannot".split())
 # capitalised words that are no name: function words and openers, capitalised only because
 # a sentence starts with them
@@ -51,6 +56,16 @@ def claim_tokens(text: str) -> set[str]:
         elif word[0].isupper() and low not in _OPENERS:
             out.add(low)
     return out
+
+
+def states_amount(text: str) -> bool:
+    """``text`` says a number: a token with a digit ("9:30", "2023", "$40") or a number word
+    of two or more ("twelve guests", "a six-month-old")."""
+    if _NUMBER.search(text):
+        return True
+    return any(
+        _normal(m.group(0)).split("-")[0] in AMOUNT_WORDS for m in _WORD.finditer(text)
+    )
 
 
 def _words(text: str) -> set[str]:

@@ -18,6 +18,8 @@ compares like with like:
                 of the turn's own time or a time its words name ("last month")
     × when    : 1 + w_when for a turn that names a time of its own ("last Friday") when the
                 question asks when
+    × amount  : 1 + w_amount for a turn that says a number ("twelve guests") when the
+                question asks how many or how much of something ("How old is Jolene?")
     × thin    : 1 − w_thin for a turn of at most one word that is not a stop word ("hello"),
                 unless it shares a word with the query or is quoted
     × asks    : 1 − w_asks for a conversation turn that only asks ("Cool! What type of music
@@ -143,6 +145,7 @@ class Recaller:
             c, score, query, at, self.s.channel_weights, self.s.time_least_days, self.s.time_told
         )
         score = fusion.when_lift(c, score, query, self.s.channel_weights)
+        score = fusion.amount_lift(c, score, query, self.s.channel_weights)
         score = fusion.thin_cut(c, score, self.s.channel_weights)
         names = {n.lower() for s in view.speakers for n in (s, *s.split())}
         score = fusion.asks_cut(c, score, query, names, self.s.channel_weights)

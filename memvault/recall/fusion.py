@@ -2,6 +2,7 @@
 base relevance (score or rank fusion of the dense, keyword and graph channels), and the
 adjustments on top of it that need no store: who said it (actor), the session's best
 (session), the time the question names (time), a time a turn names when asked when (when),
+a number a turn says when asked how many or how much (amount),
 the query's words quoted verbatim (phrase), a turn that says too little (thin) or only asks
 (asks). Each records its signal on the candidates, so a hit's explanation shows its part,
 and each is switched off by name (a weight of 0, ``phrase_words = 0``). The context lift
@@ -16,7 +17,8 @@ from datetime import datetime
 
 from memvault.config import RecallSettings
 from memvault.kg.model import Episode, MemoryType, normalize_name
-from memvault.language.asked import asks_to_count
+from memvault.language.asked import asks_amount, asks_to_count
+from memvault.language.claims import states_amount
 from memvault.language.mood import asks_only
 from memvault.language.told import told
 from memvault.language.when import asks_when, window
@@ -225,6 +227,22 @@ def when_lift(
         return score
     return _turns_scaled(
         c, score, "when", weight, 1.0 + weight, lambda _, e: bool(told(e.content, e.occurred_at))
+    )
+
+
+def amount_lift(
+    c: Candidates, score: dict[Key, float], query: str, w: Mapping[str, float]
+) -> dict[Key, float]:
+    """A question asking for an amount ("How many people am I cooking for?", "How old is
+    Jolene?": memvault.language.asked) favours the conversation turns that say a number
+    ("… a vegetarian lasagne for twelve guests?"), which may share no word with it: ×
+    (1 + ``w_amount``). Not a question that counts occurrences ("how many times"), whose
+    evidence is every turn telling of one. Conversation turns only; never a filter."""
+    weight = w.get("amount", 0.0)
+    if weight <= 0 or not asks_amount(query):
+        return score
+    return _turns_scaled(
+        c, score, "amount", weight, 1.0 + weight, lambda _, e: states_amount(e.content)
     )
 
 

@@ -57,6 +57,8 @@ class Explanation(BaseModel):
             extra.append(f"from the time the question names: × {1 + self.signals['time']:.2f}")
         if self.signals.get("when"):
             extra.append(f"names a time, asked when: × {1 + self.signals['when']:.2f}")
+        if self.signals.get("amount"):
+            extra.append(f"says a number, asked how many: × {1 + self.signals['amount']:.2f}")
         if self.signals.get("flat"):
             extra.append(
                 "its words are shared by many memories alike: the keyword channel weighed "

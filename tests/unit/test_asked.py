@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.language.asked import asked_kind, asks_for_many
+from memvault.language.asked import asked_kind, asks_amount, asks_for_many
 
 
 @pytest.mark.parametrize(
@@ -44,3 +44,22 @@ def test_the_kind_a_question_asks_for(question: str, kind: str | None) -> None:
 )
 def test_a_question_asking_for_several_things(question: str, many: bool) -> None:
     assert asks_for_many(question) is many
+
+
+@pytest.mark.parametrize(
+    ("question", "amount"),
+    [
+        ("How many people am I cooking for?", True),
+        ("How old is Jolene?", True),
+        ("How much does James pay per cooking class?", True),
+        ("How long has Melanie been practicing art?", True),
+        ("At what age did Sam start running?", True),
+        ("How many times did I do the trail run?", False),  # occurrences: counted, not said
+        ("How often do I go to the pasta class?", False),
+        ("In total, how many open mics did I do?", False),
+        ("Where does Maya live?", False),
+        ("How did the trip go?", False),
+    ],
+)
+def test_a_question_asking_for_an_amount(question: str, amount: bool) -> None:
+    assert asks_amount(question) is amount

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.language.claims import claim_tokens, distinguishing, frame
+from memvault.language.claims import claim_tokens, distinguishing, frame, states_amount
 
 
 @pytest.mark.parametrize(
@@ -60,3 +60,19 @@ def test_no_frame_without_a_slot_or_with_too_few_words() -> None:
     assert frame("I went to salsa class again.") is None  # nothing to fill
     assert frame("Thanks, Mel!") is None  # a name, but too little said
     assert frame("Long day at work again.") is None  # a capital at the start is the sentence's
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("What goes well with a vegetarian lasagne for twelve guests?", True),
+        ("Is it normal for my six-month-old to wake up at night?", True),
+        ("The class is $40 a session.", True),
+        ("We met at 9:30 by the station.", True),
+        ("It was the one I bought last spring.", False),  # "one" is mostly a pronoun
+        ("The first time I tried it, I fell twice.", False),  # order and frequency
+        ("Any ideas for a dinosaur party?", False),
+    ],
+)
+def test_a_text_that_says_a_number(text: str, says: bool) -> None:
+    assert states_amount(text) is says
