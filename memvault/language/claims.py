@@ -63,9 +63,7 @@ def states_amount(text: str) -> bool:
     of two or more ("twelve guests", "a six-month-old")."""
     if _NUMBER.search(text):
         return True
-    return any(
-        _normal(m.group(0)).split("-")[0] in AMOUNT_WORDS for m in _WORD.finditer(text)
-    )
+    return any(_normal(m.group(0)).split("-")[0] in AMOUNT_WORDS for m in _WORD.finditer(text))
 
 
 def _words(text: str) -> set[str]:
