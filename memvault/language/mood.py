@@ -6,8 +6,9 @@ Grammar only (closed-class words, English): every sentence is a question that op
 interrogative or an auxiliary ("what", "did", "can", "is"), or a short exclamation or address
 of at most three words that tells nothing of the speaker ("Wow!", "Thanks, Tim!"; not "I
 love it!"); at least one is a question. A question that names something other than the
-people talking ("Can you recommend a vet for my dog Max?", "Is 3 pm on Friday OK?") may
-carry a fact and does not count; neither does one that opens with a statement ("I moved to
+people talking ("Can you recommend a vet for my dog Max?", "Is 3 pm on Friday OK?") or says
+a number ("What goes well with a lasagne for twelve guests?") may carry a fact and does not
+count; neither does one that opens with a statement ("I moved to
 Lisbon, any tips?"), nor one that says "my" or "our": what a speaker calls theirs is told
 in passing ("Is it normal for my six-month-old to wake every two hours?" says there is a
 baby), while "I" in a question is only its frame ("Should I go?").
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+
+from memvault.language.claims import AMOUNT_WORDS
 
 _OPENERS = frozenset(
     """
@@ -54,10 +57,11 @@ def asks_only(text: str, speakers: Collection[str] = ()) -> bool:
 
 
 def _names_something(words: list[str], speakers: Collection[str]) -> bool:
-    """A digit, or a capitalised word past the sentence's first that is neither "I" nor one
-    of the people talking."""
+    """A digit or a number word of two or more (a number is a claim, memvault.language.claims),
+    or a capitalised word past the sentence's first that is neither "I" nor one of the people
+    talking."""
     for n, w in enumerate(words):
-        if w.isdigit():
+        if w.isdigit() or w.lower() in AMOUNT_WORDS:
             return True
         if n > 0 and w[0].isupper() and w not in _SELF and w.lower() not in speakers:
             return True

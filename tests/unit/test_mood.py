@@ -18,6 +18,7 @@ SPEAKERS = {"caroline", "melanie"}
         "Are you currently reading any books? What's your favourite?",
         "Thanks! Anything else going on?",
         "Should I bring anything? What time do you want me there?",  # "I", "me": the frame
+        "Did you see that one?",  # "one" is no number: a pronoun
     ],
 )
 def test_a_turn_that_only_asks(text: str) -> None:
@@ -33,6 +34,7 @@ def test_a_turn_that_only_asks(text: str) -> None:
         "Is it normal for my six-month-old to wake up every two hours?",  # "my": there is one
         "What should we pack for our honeymoon in the mountains?",  # "our" tells the same
         "Is 3 pm on Friday OK for the call?",  # a number
+        "What goes well with a vegetarian lasagne for twelve guests?",  # a number in words
         "Yeah, that pic was from a show I went to.",  # no question at all
         "What a day.",  # an exclamation, no question
         "",
