@@ -58,7 +58,7 @@ def asks_to_count(question: str) -> bool:
     return re.search(r"\bhow\s+(?:many|often)\b", question, re.IGNORECASE) is not None
 
 
-_AMOUNT = re.compile(r"\bhow\s+(?:many|much|old|long|far|big|tall|often)\b|\bwhat\s+age\b", re.I)
+_AMOUNT = re.compile(r"\bhow\s+(?:many|much|old|long|far|big|tall)\b|\bwhat\s+age\b", re.I)
 _OCCURRENCES = re.compile(r"\bhow\s+many\s+times\b|\bhow\s+often\b|\bin\s+total\b", re.I)
 
 

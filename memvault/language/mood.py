@@ -8,10 +8,10 @@ of at most three words that tells nothing of the speaker ("Wow!", "Thanks, Tim!"
 love it!"); at least one is a question. A question that names something other than the
 people talking ("Can you recommend a vet for my dog Max?", "Is 3 pm on Friday OK?") or says
 a number ("What goes well with a lasagne for twelve guests?") may carry a fact and does not
-count; neither does one that opens with a statement ("I moved to
-Lisbon, any tips?"), nor one that says "my" or "our": what a speaker calls theirs is told
-in passing ("Is it normal for my six-month-old to wake every two hours?" says there is a
-baby), while "I" in a question is only its frame ("Should I go?").
+count; neither does one that opens with a statement ("I moved to Lisbon, any tips?"), nor
+one that says "my" or "our": what a speaker calls theirs is told in passing ("Is it normal
+for my six-month-old to wake every two hours?" says there is a baby), while "I" in a
+question is only its frame ("Should I go?").
 """
 
 from __future__ import annotations
