@@ -50,7 +50,11 @@ def rank(
     repeats = _fold_repeats(scored, c) if s.fold_repeats else {}
     if s.session_cap:
         scored = _spread(scored, c, s.session_cap)
-    top = _newest_first(c, scored[:k], verdicts.newest)
+    # the newest of a group takes the group's best place among the leading ``group_top``
+    # (the memories grouped come from there), whatever ``k`` is: the first ten are the same
+    # whether ten or thirty were asked for
+    window = max(k, s.group_top) if verdicts.newest else k
+    top = _newest_first(c, scored[:window], verdicts.newest)[:k]
     return [_hit(c, key, f, repeats.get(key[1], [])) for key, f in top]
 
 

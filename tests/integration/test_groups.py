@@ -298,3 +298,27 @@ def test_a_question_quoting_a_memory_gets_that_memory_not_a_newer_one(tmp_path: 
             'Find where you said "writing down your favourite parts of gardening"', k=5
         )
         assert hits[0].text == said and hits[0].explanation.signals.get("phrase", 0) >= 5
+
+
+def test_the_first_ten_are_the_same_whether_ten_or_thirty_are_asked_for(tmp_path: Path) -> None:
+    """Fourteen lines about the flat in Lisbon outscore the newest one, about the flat in
+    Porto, which shares no word with the question. The newest of a group takes the group's
+    best place among the leading ``group_top`` whatever ``k`` is: asked for ten, Porto comes
+    first, as it does in the first ten of thirty (before, a call for ten reordered only its
+    own ten and returned nothing but Lisbon)."""
+    rooms = ["balcony", "kitchen", "hallway", "bathroom", "bedroom", "living room", "window"]
+    rooms += ["heating", "front door", "stairs", "garden", "cellar", "roof", "floor"]
+    with MemVault.open(tmp_path / "v.db", clock=FixedClock(T + timedelta(days=41))) as vault:
+        for n, room in enumerate(rooms):
+            said = f"The flat in Lisbon has a lovely {room}, I like living there."
+            vault.write(said, speaker="user", now=T + timedelta(days=n))
+        porto = vault.write(
+            "The place in Porto gets great light in the mornings.",
+            speaker="user",
+            now=T + timedelta(days=40),
+        )
+        ten = vault.recall("Where is my flat?", k=10)
+        thirty = vault.recall("Where is my flat?", k=30)
+    assert [h.id for h in ten] == [h.id for h in thirty[:10]]
+    assert ten[0].id == porto.id
+    assert "newest first" in (ten[0].explanation.factors.currency_note or "")
