@@ -16,6 +16,7 @@ from memvault.kg.model import Episode
 from memvault.kg.store import Store
 from memvault.kg.updates import asked_attributes, statements
 from memvault.language.asked import asked_kind, asks_for_many
+from memvault.language.claims import claim_tokens
 from memvault.language.person import in_first_person
 from memvault.recall import episode_updates, groups
 from memvault.recall.candidates import Candidates, Key
@@ -112,6 +113,7 @@ class CurrencyStep:
             apart = {i for p in framed if not p & near for i in p} - set(joined)
             apart = set(self._about_what_is_named(c, sorted(apart)))  # as the others
             ids += joined + [i for i in near_top if i in apart]
+        ids = _holding_the_numbers_asked(c, query, ids)
         self.vectors_for(c, "episode", ids)
         vectors = {i: v for i in ids if (v := c.vectors.get(("episode", i))) is not None}
         linked = self._naming(c, ids) if self.s.group_named else set()
@@ -336,3 +338,13 @@ class CurrencyStep:
             inherited = max(max(score.get(("episode", i), 0.0), said_by[i]) for i in replaced)
             score[("episode", rid)] = max(score.get(("episode", rid), 0.0), inherited)
         cosines(c, "episode", joined)
+
+
+def _holding_the_numbers_asked(c: Candidates, query: str, ids: list[str]) -> list[str]:
+    """A question naming a number ("issue #14", "flight LH 1234") asks about what holds it:
+    only statements holding it may stand for one another ("I patched issue #231" is no newer
+    version of "I patched issue #14", however close their meanings)."""
+    asked = {t for t in claim_tokens(query) if any(ch.isdigit() for ch in t)}
+    if not asked:
+        return ids
+    return [i for i in ids if asked <= claim_tokens(c.episodes[i].content)]
