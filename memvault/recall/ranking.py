@@ -97,7 +97,8 @@ def _newest_first(
 ) -> list[tuple[Key, Factors]]:
     """Inside each group of statements meaning the same thing (memvault.recall.groups), the
     newest takes the best of the group's places in ``top``, the next newest the next, and so
-    on: the memories returned stay the same, only their order changes."""
+    on (a member of lower importance stays below one of higher): the memories in ``top``
+    stay the same, only their order changes."""
     if not newest:
         return top
     place = {key: n for n, (key, _) in enumerate(top)}
@@ -106,7 +107,13 @@ def _newest_first(
         if len(members) < 2:
             continue
         slots = sorted(place[("episode", m)] for m in members)
-        by_time = sorted(members, key=lambda m: episode_order(c.episodes[m]), reverse=True)
+        # a judgment of worth stands (feedback "down", a stale note's maintenance): a member
+        # of lower importance does not move above one of higher; between equals, newest first
+        by_time = sorted(
+            members,
+            key=lambda m: (c.episodes[m].importance, episode_order(c.episodes[m])),
+            reverse=True,
+        )
         moved = {("episode", m): slot for m, slot in zip(by_time, slots, strict=True)}
         scores = {slot: top[slot][1].score for slot in slots}
         for key, slot in moved.items():
