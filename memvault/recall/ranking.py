@@ -109,12 +109,12 @@ def _newest_first(
         slots = sorted(place[("episode", m)] for m in members)
         # a judgment of worth stands (feedback "down", a stale note's maintenance): a member
         # of lower importance does not move above one of higher; between equals, newest first
-        by_time = sorted(
+        ordered = sorted(
             members,
             key=lambda m: (c.episodes[m].importance, episode_order(c.episodes[m])),
             reverse=True,
         )
-        moved = {("episode", m): slot for m, slot in zip(by_time, slots, strict=True)}
+        moved = {("episode", m): slot for m, slot in zip(ordered, slots, strict=True)}
         scores = {slot: top[slot][1].score for slot in slots}
         for key, slot in moved.items():
             f = top[place[key]][1]
