@@ -1,5 +1,7 @@
 """Whether a namespace may dream now: enough time AND enough new sessions since the last
-dream. Pure; the state it reads lives in the coordination store."""
+dream (a day of memories written without a session counts as one: a vault fed by tools
+that name no session dreams too). Pure; the state it reads lives in the coordination
+store."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ def decide(
     last_dream_at: datetime | None,
     sessions_since: int,
     now: datetime,
+    days_without_session: int = 0,
     settings: GateSettings,
     force: bool = False,
 ) -> GateDecision:
@@ -37,9 +40,14 @@ def decide(
                 f"last dream was {hours:.1f} h ago; the gate needs more than "
                 f"{settings.min_hours:g} h"
             )
-    if sessions_since < settings.min_sessions:
+    if sessions_since + days_without_session < settings.min_sessions:
+        days = (
+            f" and {days_without_session} day(s) of memories without a session"
+            if days_without_session
+            else ""
+        )
         reasons.append(
-            f"{sessions_since} session(s) since the last dream; the gate needs "
+            f"{sessions_since} session(s){days} since the last dream; the gate needs "
             f"{settings.min_sessions}"
         )
     if force:

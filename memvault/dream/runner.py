@@ -76,6 +76,7 @@ class Dreamer:
         return decide(
             last_dream_at=last,
             sessions_since=self.c.store.sessions_active_since(namespace, last),
+            days_without_session=self.c.store.days_without_session_since(namespace, last),
             now=now,
             settings=self.s.gate,
             force=force,

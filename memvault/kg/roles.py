@@ -213,3 +213,8 @@ class ChangeFeed(ABC):
     @abstractmethod
     def sessions_active_since(self, namespace: str, since: datetime | None) -> int:
         """How many sessions had activity (``last_at``) after ``since`` (None: all)."""
+
+    @abstractmethod
+    def days_without_session_since(self, namespace: str, since: datetime | None) -> int:
+        """On how many days (UTC) memories written without a session happened after
+        ``since`` (None: all): the dream's gate counts each such day as one session."""

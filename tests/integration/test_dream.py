@@ -134,6 +134,24 @@ def test_gate_says_why_it_is_closed_and_force_bypasses(maya: MemVault) -> None:
     assert forced.status == "planned" and forced.gate.forced
 
 
+def test_memories_without_a_session_open_the_gate_a_day_at_a_time(tmp_path: Path) -> None:
+    """A tool that names no session (the CLI's write, an MCP client) still gets its dream:
+    each day such memories were written on counts as one session."""
+    start = datetime(2026, 3, 2, 9, tzinfo=UTC)
+    with MemVault.open(tmp_path / "loose.db", embedder=HashingEmbedder()) as v:
+        for n in range(4):
+            v.write(f"Note {n} about the garden.", occurred_at=start + timedelta(days=n))
+            v.write(f"Second note {n}.", occurred_at=start + timedelta(days=n, hours=2))
+        closed = v.dream(now=start + timedelta(days=10))
+        assert closed.status == "skipped"
+        assert closed.gate.reasons == [
+            "0 session(s) and 4 day(s) of memories without a session since the last dream; "
+            "the gate needs 5"
+        ]
+        v.write("A fifth day's note.", occurred_at=start + timedelta(days=4))
+        assert v.dream(now=start + timedelta(days=10)).status == "planned"
+
+
 def test_two_dreams_of_one_namespace_never_run_at_once(maya: MemVault) -> None:
     coord = maya.c.coord
     assert coord.acquire("dream-lock:default", "someone-else", ttl_s=60)

@@ -111,6 +111,21 @@ def test_mentions_of_and_sessions_active_since(store: Store) -> None:
     assert store.sessions_active_since(NS, T0 + timedelta(days=3)) == 0
 
 
+def test_days_without_session_since_counts_days_of_sessionless_memories(store: Store) -> None:
+    day = 24 * 60
+    loose = [
+        episode(f"note {n}", session=None, minutes=m)
+        for n, m in enumerate((0, 5, day + 1, 3 * day + 1, 3 * day + 2))
+    ]
+    other = episode("elsewhere", ns="other", session=None, minutes=5 * day)
+    store.apply(Batch(namespace=NS, episodes=[*loose, episode("in a session", minutes=4 * day)]))
+    store.apply(Batch(namespace="other", episodes=[other]))
+    assert store.days_without_session_since(NS, None) == 3  # days 0, 1 and 3
+    assert store.days_without_session_since(NS, T0 + timedelta(minutes=1)) == 3
+    assert store.days_without_session_since(NS, T0 + timedelta(days=2)) == 1
+    assert store.days_without_session_since(NS, T0 + timedelta(days=4)) == 0
+
+
 def test_tier_counts_group_episodes_by_type_tier_and_level(store: Store) -> None:
     from memvault.kg.model import MemoryType, Tier
 

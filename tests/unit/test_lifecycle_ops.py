@@ -248,6 +248,21 @@ def test_gate_needs_time_and_sessions_and_force_bypasses() -> None:
     assert forced.open and forced.forced
 
 
+def test_gate_counts_a_day_of_memories_without_a_session_as_one() -> None:
+    g = GateSettings()
+    closed = decide(
+        last_dream_at=None, sessions_since=1, days_without_session=3, now=NOW, settings=g
+    )
+    assert not closed.open
+    assert closed.reasons == [
+        "1 session(s) and 3 day(s) of memories without a session since the last dream; "
+        "the gate needs 5"
+    ]
+    assert decide(
+        last_dream_at=None, sessions_since=2, days_without_session=3, now=NOW, settings=g
+    ).open
+
+
 @pytest.mark.parametrize(
     ("env", "setting"),
     [

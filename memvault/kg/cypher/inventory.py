@@ -127,6 +127,15 @@ class Inventory:
             )
         return int(rows[0][0])
 
+    def days_without_session_since(self, namespace: str, since: datetime | None) -> int:
+        rows = self.d.read(
+            "MATCH (e:Episode) WHERE e.ns = $ns AND e.session_id IS NULL"
+            " AND ($t IS NULL OR e.occurred_at > $t)"
+            " RETURN count(DISTINCT toInteger(floor(e.occurred_at / 86400)))",
+            {"ns": namespace, "t": epoch(since)},
+        )
+        return int(rows[0][0])
+
     # -- documents ------------------------------------------------------------------------
     def get_docs(self, namespace: str, kind: str, ids: Sequence[str]) -> list[Doc]:
         if not ids:

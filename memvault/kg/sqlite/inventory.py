@@ -181,6 +181,15 @@ class Inventory:
         # compared as times, not strings: ISO text with and without fractions sorts wrongly
         return sum(1 for (last,) in rows if ensure_utc(datetime.fromisoformat(last)) > since)
 
+    def days_without_session_since(self, namespace: str, since: datetime | None) -> int:
+        after = ensure_utc(since).timestamp() if since is not None else float("-inf")
+        rows = self._read(
+            "SELECT COUNT(DISTINCT CAST(occurred_at / 86400 AS INTEGER)) FROM episodes"
+            " WHERE namespace = ? AND session_id IS NULL AND occurred_at > ?",
+            (namespace, after),
+        )
+        return int(rows[0][0])
+
     def get_docs(self, namespace: str, kind: str, ids: Sequence[str]) -> list[Doc]:
         out: dict[str, Doc] = {}
         for part in _chunks(list(ids)):
