@@ -73,7 +73,7 @@ def _fold_repeats(scored: list[tuple[Key, Factors]], c: Candidates) -> dict[str,
         if e is None:
             kept.append(item)
             continue
-        said = ((e.speaker or "").casefold(), " ".join(e.content.casefold().split()))
+        said = _said(e)
         if said in first:
             folded.setdefault(first[said], []).append(rid)
             continue
@@ -98,10 +98,14 @@ def _newest_first(
     """Inside each group of statements meaning the same thing (memvault.recall.groups), the
     newest takes the best of the group's places in ``top``, the next newest the next, and so
     on (a member of lower importance stays below one of higher): the memories in ``top``
-    stay the same, only their order changes."""
+    stay the same, only their order changes. A statement is as new as the first time its
+    speaker said those words: a repeat tells nothing new (the dream's duplicate merge keeps
+    the first saying too), so "We should eat out this weekend", said again in September,
+    does not move above September's "I decided to eat everything again"."""
     if not newest:
         return top
     place = {key: n for n, (key, _) in enumerate(top)}
+    first = _first_said(c)
     for head, others in newest.items():
         members = [m for m in (head, *others) if ("episode", m) in place]
         if len(members) < 2:
@@ -111,7 +115,11 @@ def _newest_first(
         # of lower importance does not move above one of higher; between equals, newest first
         ordered = sorted(
             members,
-            key=lambda m: (c.episodes[m].importance, episode_order(c.episodes[m])),
+            key=lambda m: (
+                c.episodes[m].importance,
+                first[_said(c.episodes[m])],
+                episode_order(c.episodes[m]),
+            ),
             reverse=True,
         )
         moved = {("episode", m): slot for m, slot in zip(ordered, slots, strict=True)}
@@ -127,6 +135,22 @@ def _newest_first(
         for key, slot in moved.items():
             place[key] = slot
     return sorted(top, key=lambda item: place[item[0]])
+
+
+def _said(e: Episode) -> tuple[str, str]:
+    return (e.speaker or "").casefold(), " ".join(e.content.casefold().split())
+
+
+def _first_said(c: Candidates) -> dict[tuple[str, str], tuple[datetime, str, int, str, str]]:
+    """The words of each candidate episode (with its speaker) → the order of the first
+    candidate that said them."""
+    first: dict[tuple[str, str], tuple[datetime, str, int, str, str]] = {}
+    for e in c.episodes.values():
+        order = episode_order(e)
+        said = _said(e)
+        if said not in first or order < first[said]:
+            first[said] = order
+    return first
 
 
 def _quotes_rank_first(scored: list[tuple[Key, Factors]], runs: dict[Key, float]) -> None:

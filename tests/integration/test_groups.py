@@ -322,3 +322,27 @@ def test_the_first_ten_are_the_same_whether_ten_or_thirty_are_asked_for(tmp_path
     assert [h.id for h in ten] == [h.id for h in thirty[:10]]
     assert ten[0].id == porto.id
     assert "newest first" in (ten[0].explanation.factors.currency_note or "")
+
+
+def test_a_repeat_is_as_new_as_the_first_time_it_was_said(tmp_path: Path) -> None:
+    """Small talk said again after a change does not move above the change: a statement is
+    as new as its first saying (the dream's duplicate merge keeps the first one too)."""
+    chatter = "We should eat out somewhere new this weekend."
+    old, new = (
+        "Being vegetarian, I struggle with restaurant menus.",
+        "I decided to go eating everything again this month.",
+    )
+    with MemVault.open(tmp_path / "v.db", clock=FixedClock(T + timedelta(days=200))) as vault:
+        vault.write(chatter, speaker="Vera", session_id="s1", now=T)
+        vault.write(old, speaker="Vera", session_id="s2", now=T + timedelta(days=2))
+        for n, text in enumerate(FILLER, start=3):
+            vault.write(text, speaker="Vera", session_id=f"s{n}", now=T + timedelta(days=9 * n))
+        vault.write(new, speaker="Vera", session_id="s9", now=T + timedelta(days=150))
+        vault.write(chatter, speaker="Vera", session_id="s10", now=T + timedelta(days=151))
+        hits = vault.recall("What does Vera eat these days?", k=6)
+    texts = [h.text for h in hits]
+    # the rules' answer and both sayings of the small talk are grouped (cosine 0.49): the
+    # July repeat, a day newer than the answer, led it when a repeat counted as news
+    assert texts.index(new) < texts.index(chatter)
+    assert texts.index(new) < texts.index(old)
+    assert texts.count(chatter) == 2  # nothing hidden: both sayings are still there
