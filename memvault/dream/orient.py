@@ -17,12 +17,16 @@ def orient(
     sizes = [s.episode_count for s in ws.sessions.values()]
     changed = [ws.episodes[i] for i in ids["episode"] if i in ws.episodes]
     new_sessions = {e.session_id for e in changed if e.session_id}
+    # memories written without a session, by the days (UTC) they happened on: the gate
+    # counts each such day as a session (memvault.dream.gate)
+    loose_days = {e.occurred_at.date() for e in changed if not e.session_id}
     return {
         "new": {
             "episodes": len(ids["episode"]),
             "facts": len(ids["fact"]),
             "entities": len(ids["entity"]),
             "sessions": len(new_sessions),
+            "days_without_session": len(loose_days),
             "deleted": len(deleted),
         },
         "totals": {

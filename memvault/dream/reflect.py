@@ -37,8 +37,10 @@ def derive_reflection(stats: Mapping[str, Any]) -> Reflection:
     insights: list[str] = []
     gaps: list[str] = []
     new = stats["new"]
+    loose = new.get("days_without_session", 0)
+    days = f" and {loose} day(s) without a session" if loose else ""
     insights.append(
-        f"{new['episodes']} new memories in {new['sessions']} session(s) since the last dream"
+        f"{new['episodes']} new memories in {new['sessions']} session(s){days} since the last dream"
     )
     # the namespace's own speakers are not in the list (dream.signal.central_entities)
     central = stats["central_entities"]

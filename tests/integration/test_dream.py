@@ -149,7 +149,11 @@ def test_memories_without_a_session_open_the_gate_a_day_at_a_time(tmp_path: Path
             "the gate needs 5"
         ]
         v.write("A fifth day's note.", occurred_at=start + timedelta(days=4))
-        assert v.dream(now=start + timedelta(days=10)).status == "planned"
+        opened = v.dream(now=start + timedelta(days=10))
+        assert opened.status == "planned"
+        assert opened.report["stages"]["reflect"]["insights"][0] == (
+            "9 new memories in 0 session(s) and 5 day(s) without a session since the last dream"
+        )
 
 
 def test_two_dreams_of_one_namespace_never_run_at_once(maya: MemVault) -> None:
