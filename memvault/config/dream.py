@@ -15,7 +15,12 @@ class GateSettings(BaseModel):
     """When a namespace may dream: both conditions must hold (``--force`` bypasses them)."""
 
     min_hours: float = Field(default=24.0, ge=0, description="Hours since the last dream.")
-    min_sessions: int = Field(default=5, ge=0, description="Sessions active since then.")
+    min_sessions: int = Field(
+        default=5,
+        ge=0,
+        description="Sessions written since then (a day of memories without a session counts "
+        "as one).",
+    )
     lock_ttl_s: float = Field(
         default=3600.0, gt=0, description="A dream lock expires after this (crashed holder)."
     )

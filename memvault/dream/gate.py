@@ -1,7 +1,7 @@
-"""Whether a namespace may dream now: enough time AND enough new sessions since the last
-dream (a day of memories written without a session counts as one: a vault fed by tools
-that name no session dreams too). Pure; the state it reads lives in the coordination
-store."""
+"""Whether a namespace may dream now: enough time AND enough sessions written since the last
+dream (by when the vault learned them, so an imported history counts; a day of memories
+written without a session counts as one: a vault fed by tools that name no session dreams
+too). Pure; the state it reads lives in the coordination store."""
 
 from __future__ import annotations
 

@@ -73,10 +73,13 @@ class Dreamer:
             if state.get("last_dream_at")
             else None
         )
+        # what is new is what the vault learned since the last dream's watermark (as orient
+        # reads it): a history imported after a dream counts, whenever it happened
+        mark = state.get("watermark") if last is not None else None
         return decide(
             last_dream_at=last,
-            sessions_since=self.c.store.sessions_active_since(namespace, last),
-            days_without_session=self.c.store.days_without_session_since(namespace, last),
+            sessions_since=self.c.store.sessions_written_since(namespace, mark),
+            days_without_session=self.c.store.days_without_session_written_since(namespace, mark),
             now=now,
             settings=self.s.gate,
             force=force,

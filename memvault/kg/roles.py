@@ -8,7 +8,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
-from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -211,10 +210,13 @@ class ChangeFeed(ABC):
     def watermark(self, namespace: str) -> int: ...
 
     @abstractmethod
-    def sessions_active_since(self, namespace: str, since: datetime | None) -> int:
-        """How many sessions had activity (``last_at``) after ``since`` (None: all)."""
+    def sessions_written_since(self, namespace: str, watermark: int | None) -> int:
+        """How many sessions had memories written (new or continued) after ``watermark``
+        (None: all): by when the vault learned them, not by when they happened, so a
+        history imported after a dream counts."""
 
     @abstractmethod
-    def days_without_session_since(self, namespace: str, since: datetime | None) -> int:
-        """On how many days (UTC) memories written without a session happened after
-        ``since`` (None: all): the dream's gate counts each such day as one session."""
+    def days_without_session_written_since(self, namespace: str, watermark: int | None) -> int:
+        """On how many days (UTC) the memories without a session that were written (or
+        rewritten) after ``watermark`` (None: all) happened: the dream's gate counts each
+        such day as one session."""

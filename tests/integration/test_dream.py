@@ -156,6 +156,22 @@ def test_memories_without_a_session_open_the_gate_a_day_at_a_time(tmp_path: Path
         )
 
 
+def test_a_history_imported_after_a_dream_opens_the_gate(maya: MemVault) -> None:
+    """What is new is what the vault learned since the last dream, not what happened since:
+    six sessions of a chat from two years before, imported the day after a dream, count."""
+    assert maya.dream(apply=True).status == "applied"
+    old = datetime(2023, 3, 1, 9, tzinfo=UTC)
+    for n in range(6):
+        maya.write(
+            f"Old chat {n}: the allotment needs weeding.",
+            speaker="Maya",
+            session_id=f"import-{n}",
+            occurred_at=old + timedelta(days=7 * n),
+        )
+    later = maya.dream(now=LATER + timedelta(days=2))
+    assert later.gate.open, later.gate.reasons
+
+
 def test_two_dreams_of_one_namespace_never_run_at_once(maya: MemVault) -> None:
     coord = maya.c.coord
     assert coord.acquire("dream-lock:default", "someone-else", ttl_s=60)

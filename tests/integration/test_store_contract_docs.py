@@ -85,45 +85,53 @@ def test_iter_docs_yields_every_kind_of_one_namespace(store: Store) -> None:
     assert store.purge_residue() is not None  # a store without residue says so: {}
 
 
-def test_mentions_of_and_sessions_active_since(store: Store) -> None:
+def test_mentions_of_and_sessions_written_since(store: Store) -> None:
     a, b = episode("Ana met Bo"), episode("Bo left", session="s2")
     ana, bo = entity("Ana"), entity("Bo")
-    sessions = [
-        Session(namespace=NS, id="s1", started_at=T0, last_at=T0),
-        Session(
-            namespace=NS, id="s2", started_at=T0, last_at=T0 + timedelta(days=2, microseconds=5)
-        ),
-    ]
+    s1 = Session(namespace=NS, id="s1", started_at=T0, last_at=T0)
     store.apply(
         Batch(
             namespace=NS,
-            sessions=sessions,
-            episodes=[a, b],
+            sessions=[s1],
+            episodes=[a],
             entities=[ana, bo],
             mentions=[Mention(namespace=NS, episode_id=a.id, entity_id=e.id) for e in (ana, bo)],
         )
     )
+    first = store.watermark(NS)
+    # a session written later counts after ``first``, however long ago it happened
+    old = Session(namespace=NS, id="s2", started_at=T0, last_at=T0 - timedelta(days=400))
+    store.apply(Batch(namespace=NS, sessions=[old], episodes=[b]))
+    second = store.watermark(NS)
+    elsewhere = Session(namespace="other", id="s9", started_at=T0, last_at=T0)
+    store.apply(Batch(namespace="other", sessions=[elsewhere]))
     assert {m.entity_id for m in store.mentions_of(NS, [a.id])} == {ana.id, bo.id}
     assert store.mentions_of(NS, [b.id]) == []
-    assert store.sessions_active_since(NS, None) == 2
-    assert store.sessions_active_since(NS, T0) == 1
-    assert store.sessions_active_since(NS, T0 + timedelta(days=2)) == 1
-    assert store.sessions_active_since(NS, T0 + timedelta(days=3)) == 0
+    assert store.sessions_written_since(NS, None) == 2
+    assert store.sessions_written_since(NS, first) == 1
+    assert store.sessions_written_since(NS, second) == 0
+    s1.last_at = T0 + timedelta(hours=1)  # the first session goes on
+    store.apply(Batch(namespace=NS, sessions=[s1], episodes=[episode("Ana again")]))
+    assert store.sessions_written_since(NS, second) == 1
 
 
-def test_days_without_session_since_counts_days_of_sessionless_memories(store: Store) -> None:
+def test_days_without_session_written_since_counts_days_of_sessionless_memories(
+    store: Store,
+) -> None:
     day = 24 * 60
     loose = [
         episode(f"note {n}", session=None, minutes=m)
         for n, m in enumerate((0, 5, day + 1, 3 * day + 1, 3 * day + 2))
     ]
-    other = episode("elsewhere", ns="other", session=None, minutes=5 * day)
     store.apply(Batch(namespace=NS, episodes=[*loose, episode("in a session", minutes=4 * day)]))
+    mark = store.watermark(NS)
+    other = episode("elsewhere", ns="other", session=None, minutes=5 * day)
     store.apply(Batch(namespace="other", episodes=[other]))
-    assert store.days_without_session_since(NS, None) == 3  # days 0, 1 and 3
-    assert store.days_without_session_since(NS, T0 + timedelta(minutes=1)) == 3
-    assert store.days_without_session_since(NS, T0 + timedelta(days=2)) == 1
-    assert store.days_without_session_since(NS, T0 + timedelta(days=4)) == 0
+    assert store.days_without_session_written_since(NS, None) == 3  # days 0, 1 and 3
+    assert store.days_without_session_written_since(NS, mark) == 0
+    # written later, about a day long past (an import): it counts
+    store.apply(Batch(namespace=NS, episodes=[episode("older", session=None, minutes=-9 * day)]))
+    assert store.days_without_session_written_since(NS, mark) == 1
 
 
 def test_tier_counts_group_episodes_by_type_tier_and_level(store: Store) -> None:

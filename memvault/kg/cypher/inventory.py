@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from datetime import datetime
 from typing import Any
 
 from memvault.kg.cypher.dialect import Dialect
-from memvault.kg.cypher.writes import LABEL, epoch
+from memvault.kg.cypher.writes import LABEL
 from memvault.kg.model import Entity, Episode, Fact, Mention, Session
 from memvault.kg.store import Changes, Doc
 
@@ -115,24 +114,18 @@ class Inventory:
         )
         return [Mention(namespace=namespace, episode_id=r[0], entity_id=r[1]) for r in rows]
 
-    def sessions_active_since(self, namespace: str, since: datetime | None) -> int:
-        if since is None:
-            rows = self.d.read(
-                "MATCH (n:Session) WHERE n.ns = $ns RETURN count(n)", {"ns": namespace}
-            )
-        else:
-            rows = self.d.read(
-                "MATCH (n:Session) WHERE n.ns = $ns AND n.last_at > $t RETURN count(n)",
-                {"ns": namespace, "t": epoch(since)},
-            )
+    def sessions_written_since(self, namespace: str, watermark: int | None) -> int:
+        rows = self.d.read(
+            "MATCH (n:Session) WHERE n.ns = $ns AND n.seq > $w RETURN count(n)",
+            {"ns": namespace, "w": -1 if watermark is None else watermark},
+        )
         return int(rows[0][0])
 
-    def days_without_session_since(self, namespace: str, since: datetime | None) -> int:
+    def days_without_session_written_since(self, namespace: str, watermark: int | None) -> int:
         rows = self.d.read(
-            "MATCH (e:Episode) WHERE e.ns = $ns AND e.session_id IS NULL"
-            " AND ($t IS NULL OR e.occurred_at > $t)"
+            "MATCH (e:Episode) WHERE e.ns = $ns AND e.session_id IS NULL AND e.seq > $w"
             " RETURN count(DISTINCT toInteger(floor(e.occurred_at / 86400)))",
-            {"ns": namespace, "t": epoch(since)},
+            {"ns": namespace, "w": -1 if watermark is None else watermark},
         )
         return int(rows[0][0])
 

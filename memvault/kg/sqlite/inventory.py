@@ -8,12 +8,10 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from datetime import datetime
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from memvault.clock import ensure_utc
 from memvault.kg.model import Entity, Episode, Fact, Mention, RecordKind, Session
 from memvault.kg.sqlite.schema import SPEAKER
 from memvault.kg.sqlite.sql import chunks as _chunks
@@ -171,22 +169,18 @@ class Inventory:
             ]
         return out
 
-    def sessions_active_since(self, namespace: str, since: datetime | None) -> int:
+    def sessions_written_since(self, namespace: str, watermark: int | None) -> int:
         rows = self._read(
-            "SELECT json_extract(body, '$.last_at') FROM sessions WHERE namespace = ?",
-            (namespace,),
+            "SELECT COUNT(*) FROM sessions WHERE namespace = ? AND seq > ?",
+            (namespace, -1 if watermark is None else watermark),
         )
-        if since is None:
-            return len(rows)
-        # compared as times, not strings: ISO text with and without fractions sorts wrongly
-        return sum(1 for (last,) in rows if ensure_utc(datetime.fromisoformat(last)) > since)
+        return int(rows[0][0])
 
-    def days_without_session_since(self, namespace: str, since: datetime | None) -> int:
-        after = ensure_utc(since).timestamp() if since is not None else float("-inf")
+    def days_without_session_written_since(self, namespace: str, watermark: int | None) -> int:
         rows = self._read(
             "SELECT COUNT(DISTINCT CAST(occurred_at / 86400 AS INTEGER)) FROM episodes"
-            " WHERE namespace = ? AND session_id IS NULL AND occurred_at > ?",
-            (namespace, after),
+            " WHERE namespace = ? AND session_id IS NULL AND seq > ?",
+            (namespace, -1 if watermark is None else watermark),
         )
         return int(rows[0][0])
 
