@@ -23,6 +23,7 @@ from memvault.cli.output import (
 )
 
 dream_app = typer.Typer(
+    rich_markup_mode="markdown",
     help="The dream: resolve contradictions, merge duplicates, decay, prune (dry run unless "
     "--apply).",
     invoke_without_command=True,

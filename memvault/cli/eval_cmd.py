@@ -14,7 +14,7 @@ from rich.table import Table
 
 from memvault.cli.output import JsonOpt, console, err_console, handle_errors, interactive
 
-app = typer.Typer(help="Measure memvault.", no_args_is_help=True)
+app = typer.Typer(rich_markup_mode="markdown", help="Measure memvault.", no_args_is_help=True)
 
 
 @app.command("recall")

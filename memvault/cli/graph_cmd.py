@@ -21,7 +21,9 @@ if TYPE_CHECKING:
     from memvault.graphs import GraphView
 
 graph_app = typer.Typer(
-    help="The entity graph: edges, communities, PageRank.", no_args_is_help=True
+    rich_markup_mode="markdown",
+    help="The entity graph: edges, communities, PageRank.",
+    no_args_is_help=True,
 )
 
 
@@ -146,6 +148,7 @@ def ppr(
 
 
 inbox_app = typer.Typer(
+    rich_markup_mode="markdown",
     help="What the dream found surprising: bridges, hidden links, knowledge gaps.",
     invoke_without_command=True,
 )

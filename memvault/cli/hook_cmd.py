@@ -21,6 +21,7 @@ from memvault.folds import projects
 from memvault.kg.model import NAMESPACE_PATTERN
 
 hook_app = typer.Typer(
+    rich_markup_mode="markdown",
     help="Commands an agent runs from its hooks (they never fail the agent's session).",
     no_args_is_help=True,
 )

@@ -25,6 +25,7 @@ from memvault.cli.output import (
 )
 
 app = typer.Typer(
+    rich_markup_mode="markdown",
     name="memvault",
     help="Long-term memory for AI agents: write, recall, dream. Embedded by default "
     "(one SQLite file, no servers).",

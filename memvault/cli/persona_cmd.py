@@ -19,6 +19,7 @@ from memvault.cli.output import (
 )
 
 persona_app = typer.Typer(
+    rich_markup_mode="markdown",
     help="The person behind the memories: attitudes (versioned preferences) and skills.",
     no_args_is_help=True,
 )

@@ -18,7 +18,9 @@ from memvault.cli.output import (
     open_vault,
 )
 
-review_app = typer.Typer(help="The review queue: changes the dream would not make alone.")
+review_app = typer.Typer(
+    rich_markup_mode="markdown", help="The review queue: changes the dream would not make alone."
+)
 
 
 @review_app.command("list")

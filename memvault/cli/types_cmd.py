@@ -11,6 +11,7 @@ from rich.table import Table
 from memvault.cli.output import JsonOpt, NamespaceOpt, console, emit, handle_errors, open_vault
 
 types_app = typer.Typer(
+    rich_markup_mode="markdown",
     help="Entity types: the built-in ones and the namespace's own (a model is shown their "
     "descriptions; offline, a name after one of a type's cues takes it: 'my dog Pepper').",
     no_args_is_help=True,
