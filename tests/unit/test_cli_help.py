@@ -4,6 +4,7 @@ where its source lines happened to end."""
 from __future__ import annotations
 
 import inspect
+import itertools
 
 import typer.main
 from typer.testing import CliRunner
@@ -38,6 +39,6 @@ def test_every_command_summary_wraps_at_the_width_not_at_source_line_breaks() ->
     for name, first in firsts.items():
         lines = rows[name]
         assert " ".join(lines).split() == first.replace("`", "").split(), name
-        for row, after in zip(lines, lines[1:], strict=False):
+        for row, after in itertools.pairwise(lines):
             # A row ends early only when the next word would not have fitted on it.
             assert len(row) + 1 + len(after.split()[0]) > width, (name, row, after)
