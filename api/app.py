@@ -182,11 +182,17 @@ def _handlers(app: FastAPI) -> None:
 
         return register
 
+    def _field(loc: tuple[Any, ...] | list[Any]) -> str:
+        """A location's field path without where it was sent (body, query, path, header,
+        cookie): only the first part says that, as a body field may itself be "query"."""
+        where = 1 if loc and loc[0] in ("body", "query", "path", "header", "cookie") else 0
+        return ".".join(str(p) for p in loc[where:])
+
     @on(RequestValidationError)
     def _invalid(exc: RequestValidationError) -> JSONResponse:
         details = [
             {
-                "field": ".".join(str(p) for p in e["loc"] if p not in ("body", "query", "path")),
+                "field": _field(e["loc"]),
                 "in": str(e["loc"][0]) if e["loc"] else None,
                 "message": e["msg"].removeprefix("Value error, "),
             }

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from memvault.clock import UtcDatetime
 from memvault.ingest.inputs import EpisodeIn, FactIn
+from memvault.ingest.normalize import QUERY_MAX_CHARS
 from memvault.lint.findings import LEVELS, Level
 
 
@@ -42,7 +43,7 @@ class FactsIn(Strict):
 
 
 class RecallIn(Strict):
-    query: str = Field(min_length=1, max_length=4000)
+    query: str = Field(min_length=1, max_length=QUERY_MAX_CHARS)
     k: int = Field(default=10, ge=1, le=100)
     as_of: UtcDatetime | None = Field(default=None, description="Recall as the world stood then.")
     explain: bool = Field(default=False, description="Include how each score was made.")

@@ -15,6 +15,7 @@ from memvault.container import Capability, Facade
 from memvault.errors import InvalidInputError, NotFoundError, UnusableStoreError
 from memvault.feedback import Feedback as FeedbackService
 from memvault.ingest.inputs import EpisodeIn, FactIn
+from memvault.ingest.normalize import normalize_query
 from memvault.ingest.pipeline import Writer, WriteResult
 from memvault.kg.model import Episode, Fact, new_id
 from memvault.kg.store import Batch
@@ -152,8 +153,7 @@ class Memories(Capability[MemoriesFacade]):
         ``persona.recall_hits`` current attitudes the query touches (kind ``persona``).
         ``session_id``: the session asking; its prefetch cache is looked at first
         (:meth:`prefetch`)."""
-        if not query or not query.strip():
-            raise InvalidInputError("is empty", field="query", hint="ask something")
+        query = normalize_query(query)
         k = self.settings.recall.k if k is None else k
         if not 1 <= k <= 1000:
             raise InvalidInputError(f"must be between 1 and 1000, got {k}", field="k")

@@ -131,6 +131,14 @@ def recall_cmd(
         console.print(f"[yellow]skipped: {report.skipped} turns[/] with no usable text ({reasons})")
         for t in report.skipped_turns[:10]:
             console.print(f"  {t['where']} turn {t['turn_id']}", highlight=False)
+    if report.skipped_questions:
+        console.print(
+            f"[yellow]skipped: {len(report.skipped_questions)} questions[/] recall would refuse"
+        )
+        for q in report.skipped_questions[:10]:
+            console.print(
+                f"  {q['where']} question {q['question_id']}: {q['why']}", highlight=False
+            )
     if report.repeated:
         kinds = ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in report.repeated.items())
         console.print(

@@ -143,7 +143,7 @@ def write(
 @handle_errors
 def recall(
     query: Annotated[str, typer.Argument(help="What to remember.")],
-    k: Annotated[int, typer.Option("-k", help="How many memories.")] = 10,
+    k: Annotated[int, typer.Option("-k", "--k", help="How many memories.")] = 10,
     namespace: NamespaceOpt = None,
     as_of: Annotated[str | None, typer.Option(help="World time to ask about (ISO date).")] = None,
     now: Annotated[str | None, typer.Option(help="Pretend it is this time (ISO date).")] = None,

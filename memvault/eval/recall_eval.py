@@ -23,7 +23,7 @@ import numpy as np
 
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
 from memvault.eval.baselines import SYSTEMS, Turns
-from memvault.ingest.normalize import normalize_content
+from memvault.eval.dirty import ALIAS, askable_questions, usable_turns
 from memvault.interop.jsonl import parse_session_time, turn_to_episode
 from memvault.kg.model import Episode
 from memvault.vault import MemVault
@@ -47,6 +47,8 @@ class EvalReport:
     skipped: int = 0  # turns with no usable text: not ingested, counted, listed
     skipped_reasons: dict[str, int] = field(default_factory=dict)
     skipped_turns: list[dict[str, str]] = field(default_factory=list)  # the first 50
+    # questions recall would refuse (empty, a pasted document): not asked, counted, listed
+    skipped_questions: list[dict[str, str]] = field(default_factory=list)  # every one
     undated_sessions: int = 0  # placed after the session before them in the file
     # a turn id seen again in its conversation (a session replayed at another date): the same
     # text is not ingested twice; another text is kept as its own memory under the same id
@@ -105,9 +107,6 @@ def read_jsonl(
     return rows
 
 
-ALIAS = "\u241f"  # between a repeated turn id and its line: "t7␟42" ranks as "t7"
-
-
 def namespace_for(conv_id: str) -> str:
     cleaned = re.sub(r"[^A-Za-z0-9_.:@-]", "_", str(conv_id)).lstrip("_.:@-")
     return (cleaned or "conv")[:128]
@@ -120,52 +119,6 @@ def read_turns(path: str | Path) -> list[dict[str, Any]]:
 
 def _check_turn(row: dict[str, Any]) -> None:
     row["_episode"] = turn_to_episode(row)  # a malformed date is a problem of the file
-
-
-def usable_turns(
-    turns: list[dict[str, Any]], path: str | Path, report: EvalReport, max_chars: int
-) -> list[dict[str, Any]]:
-    """Turns with usable text. Real chat logs hold empty turns, zero-width spaces and
-    control characters: such a turn is skipped, counted and listed, never fatal. A turn id
-    seen again in its conversation (real haystacks replay a session at another date) is
-    counted and listed, never fatal: with the same text it is not ingested twice (the first
-    stands); with another text it is kept as its own memory, ranked under the same id."""
-    seen: dict[tuple[str, str], tuple[int, str]] = {}
-    keep: list[dict[str, Any]] = []
-    reasons: dict[str, int] = defaultdict(int)
-    repeats: dict[str, int] = defaultdict(int)
-    for row in turns:
-        key = (str(row["conv_id"]), str(row["turn_id"]))
-        text = " ".join(str(row["_episode"].get("content") or "").split())
-        if key in seen:
-            line, first = seen[key]
-            kind = "same_text" if text == first else "other_text"
-            repeats[kind] += 1
-            if len(report.repeated_turns) < 50:
-                report.repeated_turns.append(
-                    {"where": f"{path}:{row['_line']}", "turn_id": key[1],
-                     "first": f"{path}:{line}", "kind": kind}
-                )  # fmt: skip
-            if kind == "same_text":
-                continue
-            row["_episode"] = {**row["_episode"], "external_id": f"{key[1]}{ALIAS}{row['_line']}"}
-        else:
-            seen[key] = (row["_line"], text)
-        try:
-            normalize_content(str(row["_episode"].get("content") or ""), limit=max_chars)
-        except InvalidInputError as exc:
-            reason = str(exc).removeprefix("content: ")
-            reasons[reason] += 1
-            if len(report.skipped_turns) < 50:
-                report.skipped_turns.append(
-                    {"where": f"{path}:{row['_line']}", "turn_id": key[1], "why": reason}
-                )
-            continue
-        keep.append(row)
-    report.skipped = sum(reasons.values())
-    report.skipped_reasons = dict(reasons)
-    report.repeated = dict(repeats)
-    return keep
 
 
 def _dated(
@@ -272,6 +225,7 @@ def run_recall_eval(
     if orphans:
         raise InvalidBatchError(orphans, what=str(questions_path))
     report = EvalReport(k=k, turns=len(turns), questions=len(questions))
+    questions = askable_questions(questions, questions_path, report)
     turns = usable_turns(turns, turns_path, report, vault.settings.max_content_chars)
     started = time.perf_counter()
     last_time = ingest_turns(

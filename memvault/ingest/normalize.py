@@ -16,6 +16,7 @@ import unicodedata
 from memvault.errors import InvalidInputError
 
 TRUNCATION_MARKER = " [… truncated"
+QUERY_MAX_CHARS = 4000  # a question, not a document (the REST schema's limit too)
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b\u3000]+")
 _BLANKS = re.compile(r"\n{3,}")
 # Unicode's control characters (category Cc) but newline and tab
@@ -68,3 +69,25 @@ def normalize_content(raw: str | bytes, *, limit: int, field: str = "content") -
     cut = text.rfind(" ", int(limit * 0.9), limit)
     cut = cut if cut > 0 else limit
     return f"{text[:cut]}{TRUNCATION_MARKER} {len(text) - cut} chars]", True
+
+
+def normalize_query(query: object, *, field: str = "query") -> str:
+    """A question as recall reads it, on every surface: cleaned as content is (control and
+    zero-width characters out, spaces collapsed). Refused, saying what to fix, when nothing
+    readable is left or when it is longer than ``QUERY_MAX_CHARS`` (a pasted document, read
+    at the cost of seconds per recall and stored in the recall log)."""
+    if not isinstance(query, str):
+        raise InvalidInputError(f"must be text, got {type(query).__name__}", field=field)
+    if len(query) > QUERY_MAX_CHARS:
+        raise InvalidInputError(
+            f"is {len(query):,} characters long; at most {QUERY_MAX_CHARS:,}",
+            field=field,
+            hint="ask in fewer words: a run of six or so words quoted from a memory finds it",
+        )
+    try:
+        text, _ = normalize_content(query, limit=QUERY_MAX_CHARS, field=field)
+    except InvalidInputError as exc:
+        raise InvalidInputError(
+            str(exc).removeprefix(f"{field}: "), field=field, hint="ask something"
+        ) from exc
+    return text
