@@ -104,17 +104,12 @@ def test_an_evaluation_skips_counts_and_lists_questions_it_cannot_ask(tmp_path: 
              "session_time_iso": "2025-01-01"}]  # fmt: skip
     turns.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     asked = ["Where do I live?", "", "\u200b", "x" * (QUERY_MAX_CHARS + 1)]
+    lines = [
+        {"conv_id": "c", "question_id": f"q{i}", "question": q, "evidence_turn_ids": ["t1"]}
+        for i, q in enumerate(asked)
+    ]
     questions = tmp_path / "q.jsonl"
-    questions.write_text(
-        "".join(
-            json.dumps(
-                {"conv_id": "c", "question_id": f"q{i}", "question": q, "evidence_turn_ids": ["t1"]}
-            )
-            + "\n"
-            for i, q in enumerate(asked)
-        ),  # fmt: skip
-        encoding="utf-8",
-    )
+    questions.write_text("".join(json.dumps(q) + "\n" for q in lines), encoding="utf-8")
     with MemVault.open(tmp_path / "e.db", embedder=HashingEmbedder()) as v:
         report = run_recall_eval(v, turns, questions, k=5, out=None)
     assert [q["question_id"] for q in report.skipped_questions] == ["q1", "q2", "q3"]
