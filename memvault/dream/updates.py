@@ -5,8 +5,9 @@ newer statement of the same speaker) come from the rules' chains (memvault.kg.up
 when a model is configured, from the embedder (older statements of the speaker close to a
 new one). Every pair is judged through the LLM port (offline: the same rules), and each
 ``update`` verdict is proposed as a change to the older episode (op ``episode.replaced``:
-a :class:`~memvault.kg.model.Replacement` added to its ``replaced_by``), routed, journaled
-and undone like any other change. Recall reads the links (memvault.recall.currency).
+a :class:`~memvault.kg.model.Replacement` added to its ``replaced_by``), with the facts it
+makes outdated (memvault.dream.fact_updates), routed, journaled and undone like any other
+change. Recall reads the links (memvault.recall.currency).
 Nothing is deleted or hidden: the old statement stays answerable for history questions.
 """
 
@@ -22,6 +23,7 @@ import numpy as np
 from memvault.changes.docs import RUN, judged_until
 from memvault.changes.workspace import Workspace
 from memvault.config import UpdateSettings
+from memvault.dream.fact_updates import supersede_stated_facts
 from memvault.errors import LLMError
 from memvault.kg.model import Episode, Replacement
 from memvault.kg.store import DocumentStore
@@ -180,6 +182,9 @@ def propose_updates(
                 replaced_by=[*old.replaced_by, link],
             )
             counts["links_proposed"] += 1
+            counts += supersede_stated_facts(
+                ws, newer, link, certainty=s.certainty, group=f"updates:{old.id}"
+            )
     return {
         "statements_read": len(new),
         "pairs_judged": len(pairs),
