@@ -47,12 +47,13 @@ class Problem:
 
 
 class InvalidBatchError(InvalidInputError):
-    def __init__(self, problems: list[Problem], *, what: str = "batch"):
+    def __init__(self, problems: list[Problem], *, what: str = "batch", hint: str | None = None):
         self.problems = problems
         shown = "; ".join(f"{p.where}: {p.message}" for p in problems[:5])
         more = f" (+{len(problems) - 5} more)" if len(problems) > 5 else ""
         super().__init__(
-            f"{len(problems)} invalid record(s) in {what}, nothing was written: {shown}{more}"
+            f"{len(problems)} invalid record(s) in {what}, nothing was written: {shown}{more}",
+            hint=hint,
         )
 
 

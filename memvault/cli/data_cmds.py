@@ -134,7 +134,11 @@ def ingest(
         # Every problem of the file at once, in line order: the user fixes them in one pass.
         skipped = sorted(parsed.problems + _drop_invalid(vault, parsed, ns), key=_line_order)
         if skipped and not skip_invalid:
-            raise InvalidBatchError(skipped, what=file)
+            raise InvalidBatchError(
+                skipped,
+                what=file,
+                hint="fix them, or pass --skip-invalid to write the rest and list these",
+            )
         started = time.perf_counter()
         totals = _write_batches(vault, parsed, ns, not as_json and interactive(), rules_only)
         if parsed.facts:

@@ -111,6 +111,8 @@ def test_skip_invalid_writes_the_good_lines_and_lists_the_rest(db: Path, tmp_pat
             json.dumps({"content": "third good one"}),
         ],
     )
+    code, _, err = run(db, "ingest", str(src))  # all or nothing by default: says how else
+    assert code == 2 and "nothing was written" in err and "--skip-invalid" in err
     code, out, _ = run(db, "ingest", str(src), "--skip-invalid", "--json")
     assert code == 0
     report = json.loads(out)
