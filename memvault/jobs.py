@@ -36,7 +36,12 @@ def dream_namespace(
         "namespace": namespace,
         "status": result.status,
         "run_id": result.run_id,
-        "gate": {"open": result.gate.open, "reasons": result.gate.reasons},
+        # forced: open although the reasons say it would have stayed closed
+        "gate": {
+            "open": result.gate.open,
+            "forced": result.gate.forced,
+            "reasons": result.gate.reasons,
+        },
         "changes": len(result.plan.changes) if result.plan else 0,
         "applied": result.applied.applied if result.applied else 0,
         "review_ids": result.review_ids,

@@ -86,6 +86,12 @@ def test_a_dream_starts_within_one_job_of_a_thousand_queued_prefetches(tmp_path:
     while jobs.status(dream)["status"] != "done":
         assert time.monotonic() < deadline
         time.sleep(0.02)
+    again = jobs.submit_dream("maya", apply=True, force=True)  # the gate shut behind the first
+    while jobs.status(again)["status"] != "done":
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    gate = jobs.status(again)["result"]["gate"]  # forced open, the reasons say why it was shut
+    assert gate["open"] and gate["forced"] and gate["reasons"]
     ran_before = [
         i for i in finished[: finished.index(dream)] if jobs.status(i)["status"] == "done"
     ]
