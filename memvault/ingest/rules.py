@@ -192,9 +192,10 @@ _MONTHS = frozenset(  # and the calendar's abbreviations ("last Tues", "on Fri")
     thurs fri sat sun
     """.split()
 )
-_CAP_RUN = re.compile(
-    r"\b[A-Z][\w'’-]*(?:\s+(?:of\s+(?:the\s+)?|the\s+|de\s+|van\s+)?[A-Z][\w'’-]*)*"
-)
+# one name runs on across the small words names are made with ("Bank of America", "Serra da
+# Estrela", "Ludwig van Beethoven", "Cidade del Este"): only between two capitalised words
+_PARTICLES = r"of(?:\s+the)?|the|de|da|das|dos|del|della|di|du|van|von|der|den|la|le"
+_CAP_RUN = re.compile(rf"\b[A-Z][\w'’-]*(?:\s+(?:(?:{_PARTICLES})\s+)?[A-Z][\w'’-]*)*")
 _JOINED = re.compile(  # "and Bo", "or Bo", ", Fay and Gus" (the last name is read)
     r"(?:\s+(?:and|or|&)\s+|(?:,\s*[A-Z][\w'’-]*)+,?\s+(?:and|or)\s+)([A-Z][\w'’-]*)"
 )

@@ -113,6 +113,28 @@ def test_a_quoted_sentence_is_no_title() -> None:
     assert {e.name for e in found.entities if not e.tentative} == set()
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("I love hiking in the Serra da Estrela.", "Serra da Estrela"),
+        ("We saw Ludwig van Beethoven's house.", "Ludwig van Beethoven"),
+        ("We drove on to Rio de Janeiro.", "Rio de Janeiro"),
+        ("I bank with the Bank of the West.", "Bank of the West"),
+        ("Lunch with Leonardo da Vinci fans.", "Leonardo da Vinci"),
+    ],
+)
+def test_a_name_runs_on_across_its_particles(text: str, name: str) -> None:
+    """One name, not its capitalised pieces; a particle only joins two capitalised words
+    ("Maya and Rui" stays two names)."""
+    found = {e.name for e in extract(text, speaker=None).entities if not e.tentative}
+    assert name in found and not found & set(name.split())
+    assert {e.name for e in extract("Maya and Rui went to Porto.", speaker=None).entities} == {
+        "Maya",
+        "Rui",
+        "Porto",
+    }
+
+
 def test_object_entities_are_listed() -> None:
     names = {e.name for e in extract("my boss is Maria", speaker="Ana").entities}
     assert "Maria" in names
