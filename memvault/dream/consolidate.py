@@ -124,7 +124,10 @@ def resolve_conflicts(
             v.decision == "MERGE"
             and old is not None
             and new is not None
-            and distinguishing(f"{old.object} {old.statement}", f"{new.object} {new.statement}")
+            and (
+                old.predicate != new.predicate  # opposite statements: one side's words lost
+                or distinguishing(f"{old.object} {old.statement}", f"{new.object} {new.statement}")
+            )
         ):  # a judge's MERGE of facts that differ in a number or a name would lose one
             v = v.model_copy(update={"decision": "COEXIST"})
             refused += 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from itertools import combinations
 from typing import Any
 
@@ -18,13 +19,14 @@ def signal(
     *,
     single_valued: set[str],
     volatile: set[str],
+    opposites: Iterable[frozenset[str]] = (),
 ) -> tuple[dict[str, Any], list[Conflict], list[list[str]]]:
     """Findings, the conflicts to judge, and groups of duplicate fact ids (oldest first).
     ``single_valued``: predicates holding one object at a time (settings and ontology);
     ``volatile``: those whose value changes often (declared or detected), flagged to the
-    judge."""
+    judge; ``opposites``: predicate pairs that contradict about one object (ontology)."""
     live = ws.live_facts()
-    conflicts = find_conflicts(live, single_valued, volatile)
+    conflicts = find_conflicts(live, single_valued, volatile, opposites)
     duplicates = [[f.id for f in g] for g in duplicate_groups(live)]
     findings = {
         "conflict_count": len(conflicts),

@@ -104,7 +104,11 @@ def lint_stage(run: Run, p: Parts) -> None:
 def signal_stage(run: Run, p: Parts) -> None:
     present = {f.predicate for f in run.ws.facts.values()}
     found, run.conflicts, run.duplicates = signal(
-        run.ws, run.new_ids, single_valued=p.single_valued(present), volatile=run.volatile
+        run.ws,
+        run.new_ids,
+        single_valued=p.single_valued(present),
+        volatile=run.volatile,
+        opposites=p.ontology.opposites,
     )
     run.stages["signal"] = found
 

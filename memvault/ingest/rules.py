@@ -130,6 +130,13 @@ RULES: tuple[_Rule, ...] = (
         "{s} dislikes {o}",
         0.7,
     ),
+    # the liking rule said with a negation: "I don't like X (anymore)", "I no longer enjoy X"
+    _rule(
+        rf"\bI (?:don't|do not|no longer|never) {_INTENS}(?:like|love|enjoy) {_OBJ}",
+        "dislikes",
+        "{s} dislikes {o}",
+        0.6,
+    ),
     _rule(
         rf"\bmy (?:favorite|favourite) (?P<rel>\w+(?: \w+)?) is {_OBJ}",
         "favorite_{rel}",
@@ -389,6 +396,15 @@ def _facts(text: str, subject: str) -> list[ExtractedFact]:
     return out
 
 
+# a pronoun stands for something said elsewhere: "now I hate it" names no object
+_PRONOUNS = frozenset(
+    """
+    it this that these those them him her you me us one everything anything something
+    nothing everyone anyone someone
+    """.split()
+)
+
+
 def _clean_object(raw: str) -> str:
     words = raw.strip().split()
     if len(words) > 1 and words[0].lower() == "to":
@@ -396,4 +412,6 @@ def _clean_object(raw: str) -> str:
     if not words or len(words) > 6:
         return ""
     obj = " ".join(words).strip(" '\"’")
+    if obj.lower() in _PRONOUNS:
+        return ""
     return obj if any(c.isalnum() for c in obj) else ""

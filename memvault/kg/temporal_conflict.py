@@ -1,8 +1,10 @@
 """Temporal conflicts between facts, and the deterministic first judge of each.
 
 Two live facts conflict when they share a subject and a single-valued predicate (one object
-at a time: where someone lives, who their manager is) but name different objects. Facts
-with the same subject, predicate and (normalised) object are duplicates. The verdicts:
+at a time: where someone lives, who their manager is) but name different objects, or when
+they say opposite things (predicates the ontology declares opposite: likes / dislikes) about
+the same object. Facts with the same subject, predicate and (normalised) object are
+duplicates. The verdicts:
 
 - MERGE: one fact, carrying the provenance of both (duplicates, or the same object worded
   differently);
@@ -53,6 +55,7 @@ class Conflict:
 
         def side(f: Fact) -> dict[str, object]:
             return {
+                "predicate": f.predicate,
                 "statement": f.statement,
                 "object": f.object,
                 "valid_at": f.valid_at.isoformat(),
@@ -80,10 +83,16 @@ def duplicate_groups(facts: Iterable[Fact]) -> list[list[Fact]]:
 
 
 def find_conflicts(
-    facts: Iterable[Fact], single_valued: Iterable[str], volatile: Iterable[str] = ()
+    facts: Iterable[Fact],
+    single_valued: Iterable[str],
+    volatile: Iterable[str] = (),
+    opposites: Iterable[frozenset[str]] = (),
 ) -> list[Conflict]:
     """Consecutive pairs (in valid time) of live facts whose single-valued (or volatile)
-    predicate names different objects for the same subject."""
+    predicate names different objects for the same subject, and of live facts that say
+    opposite things (``opposites``: predicate pairs) about the same object ("likes Thai
+    food", then "dislikes Thai food")."""
+    facts = list(facts)
     changing = set(volatile)
     single = set(single_valued) | changing
     groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
@@ -96,6 +105,16 @@ def find_conflicts(
         for old, new in itertools.pairwise(ordered):
             if normalize_name(old.object) != normalize_name(new.object):
                 out.append(Conflict(old=old, new=new, volatile=new.predicate in changing))
+    for pair in {p for p in opposites if len(p) == 2}:
+        about: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+        for f in facts:
+            if f.predicate in pair:
+                about[(f.subject_id, normalize_name(f.object))].append(f)
+        for group in about.values():
+            ordered = sorted(group, key=fact_order)
+            for old, new in itertools.pairwise(ordered):
+                if old.predicate != new.predicate:
+                    out.append(Conflict(old=old, new=new))
     return sorted(out, key=lambda c: (fact_order(c.new), fact_order(c.old)))
 
 
@@ -103,6 +122,8 @@ def rule_verdict(conflict: Conflict) -> Verdict:
     """The timeline's answer: a later valid_at supersedes; the same instant cannot be
     settled by rules (low confidence: escalate)."""
     old, new = conflict.old, conflict.new
+    if old.predicate != new.predicate:  # opposite things said about one object
+        return _opposite_verdict(conflict)
     if normalize_name(old.object) == normalize_name(new.object):
         return Verdict(
             conflict_id=conflict.id,
@@ -129,5 +150,30 @@ def rule_verdict(conflict: Conflict) -> Verdict:
         reason=(
             "both are stated for the same time, so the timeline cannot tell which holds; "
             f"proposing {learned}'{new.object}' replaces '{old.object}': confirm or reject"
+        ),
+    )
+
+
+def _opposite_verdict(conflict: Conflict) -> Verdict:
+    """The later of two opposite statements about one object holds from when it was said;
+    never a merge (that would keep one side's words for both)."""
+    old, new = conflict.old, conflict.new
+    if new.valid_at > old.valid_at:
+        return Verdict(
+            conflict_id=conflict.id,
+            decision="SUPERSEDE",
+            confidence=0.85,
+            reason=(
+                f"'{new.statement}' from {new.valid_at.date()} says the opposite of "
+                f"'{old.statement}' ({old.valid_at.date()})"
+            ),
+        )
+    return Verdict(
+        conflict_id=conflict.id,
+        decision="SUPERSEDE",
+        confidence=0.5,
+        reason=(
+            f"'{new.statement}' and '{old.statement}' are opposite and stated for the same "
+            "time; proposing the later-learned one holds: confirm or reject"
         ),
     )

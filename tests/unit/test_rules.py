@@ -179,3 +179,20 @@ def test_a_description_keeps_its_with_a_place_does_not() -> None:
         speaker="Ana").facts}  # fmt: skip
     assert ("prefers", "short answers with code examples") in facts
     assert ("lives_in", "Lisbon") in facts
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("I don't like Thai food anymore, too spicy.", {("dislikes", "Thai food")}),
+        ("I no longer enjoy running.", {("dislikes", "running")}),
+        ("I like Thai food.", {("likes", "Thai food")}),
+        # a pronoun names nothing by itself: no fact about "it"
+        ("I used to cook a lot but now I hate it.", set()),
+        ("I love that!", set()),
+    ],
+)
+def test_a_negated_liking_is_a_dislike_and_a_pronoun_no_object(
+    text: str, facts: set[tuple[str, str]]
+) -> None:
+    assert {(f.predicate, f.object) for f in extract(text, speaker="Lea").facts} == facts
