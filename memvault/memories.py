@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from memvault.clock import ensure_utc
 from memvault.container import Capability, Facade
-from memvault.errors import InvalidInputError, NotFoundError, UnusableStoreError
+from memvault.errors import ConflictError, InvalidInputError, NotFoundError, UnusableStoreError
 from memvault.feedback import Feedback as FeedbackService
 from memvault.ingest.inputs import EpisodeIn, FactIn
 from memvault.ingest.normalize import normalize_query
@@ -72,6 +72,12 @@ class Memories(Capability[MemoriesFacade]):
             defer_vectors=defer,
             rules_only=self.settings.extract_with_rules if rules_only is None else rules_only,
         )
+        if result.forgotten:
+            raise ConflictError(
+                "this memory was forgotten (memvault forget): the same words in the same "
+                "session, or the same external id, are not written again; said in another "
+                "session they are a new memory"
+            )
         self.vault.vectors.vectors_owed(ns, result.vectors_pending)
         self._captured(ns, result, now)
         return self.store.get_episodes(ns, result.episode_ids)[0]

@@ -11,7 +11,9 @@
   involved are reset (the next fold rebuilds them from what remains). The store then purges
   its residue (the embedded file: keyword index segments merged, the log truncated, freed
   pages zeroed by ``secure_delete``). One transaction; an audit document records who, when
-  and which ids, never the text. It cannot be undone.
+  and which ids, never the text. It cannot be undone, and it sticks: the erased memories'
+  keys are kept (memvault.kg.forgotten), so a replayed transcript, a re-run ingest or an
+  older dump does not write them back.
 - **Forget a subject**: every episode naming the person (by the graph's mentions or by
   the name as a word in the text), every fact about them and their entity, as one forget;
   always previewed first.
@@ -36,6 +38,7 @@ from memvault.config import Settings
 from memvault.coord.port import Coordination, owner_id
 from memvault.errors import InvalidInputError, NotFoundError
 from memvault.folds import Cell
+from memvault.kg import forgotten
 from memvault.kg.model import Entity, Episode, Fact, MemoryType, Mention, Replacement, new_id
 from memvault.kg.store import Batch, Doc, FactQuery, Store
 from memvault.language.words import plain_words
@@ -235,6 +238,8 @@ class Forgetting:
             self._scrub_records(plan, Scrubber(scrub.ids, []), batch)
             types = {e.type.value for e in episodes}
             self._scrub_docs(ns, scrub, batch, types, plan)
+            erased = self.store.get_episodes(ns, plan.episode_ids)
+            batch.docs.append(forgotten.recorded(self.store, ns, erased, now))  # stays so
             plan.audit_id = new_id()
             batch.docs.append(
                 Doc(

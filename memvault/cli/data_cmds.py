@@ -165,6 +165,12 @@ def ingest(
             f"({totals['duplicates']} duplicates, {facts} facts, "
             f"{totals['entities_created']} entities) in {totals['written_s']} s"
         )
+        if totals["forgotten"]:
+            console.print(
+                f"[yellow]{totals['forgotten']} memories were forgotten before[/] (memvault "
+                "forget): not written again",
+                highlight=False,
+            )
         if "vectors" in totals and totals["vectors"]["embedded"]:
             v = totals["vectors"]
             console.print(
@@ -199,6 +205,7 @@ def _write_batches(
         (
             "created",
             "duplicates",
+            "forgotten",
             "truncated",
             "facts_created",
             "facts_reinforced",
@@ -324,6 +331,7 @@ def import_(
                     f"read {done['read']} observations after #{done['after_id']} in "
                     f"{took:.1f} s{rate}: imported "
                     f"{done['imported']}, {done['duplicates']} already here, "
+                    f"{done['forgotten']} forgotten before, "
                     f"{done['skipped_empty']} without text, {done['skipped_bad_time']} without a "
                     f"readable time, {done['skipped_invalid']} refused"
                     + "".join(f"\n  skipped {p['where']}: {p['message']}" for p in done["problems"])
@@ -354,12 +362,24 @@ def import_(
             "namespace": summary.namespace,
             "counts": summary.counts,
             "reembedded": summary.reembedded,
+            "forgotten": summary.forgotten,
+            "already_here": summary.already_here,
             "seconds": round(took, 2),
         },
         as_json,
         lambda: console.print(
             f"imported {summary.counts} into {summary.namespace} in {took:.1f} s"
             + (f" ({summary.reembedded} vectors computed)" if summary.reembedded else "")
+            + (
+                f"; {summary.forgotten} memories forgotten since the dump left out"
+                if summary.forgotten
+                else ""
+            )
+            + (
+                f"; {summary.already_here} already here under another id (kept)"
+                if summary.already_here
+                else ""
+            )
         ),
     )
 

@@ -53,7 +53,8 @@ def forget(
 ) -> None:
     """Erase memories and everything derived only from them (facts, entities, vectors,
     index rows, digests); what other memories also support stays. Previews unless --apply;
-    cannot be undone."""
+    cannot be undone, and sticks: an ingest, import or hook replaying the same history does
+    not write them back (their ids and hashes are kept, never their text)."""
     if bool(ids) == bool(subject):
         raise InvalidInputError(
             "give episode ids or --subject NAME (one of the two)",

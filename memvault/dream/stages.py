@@ -28,6 +28,7 @@ from memvault.dream.signal import signal
 from memvault.dream.updates import propose_updates
 from memvault.graphs import GraphView, summarize
 from memvault.interop.sync import sync_dirs
+from memvault.kg import forgotten
 from memvault.kg.model import Episode
 from memvault.kg.ontology import Ontology
 from memvault.kg.store import Store
@@ -80,7 +81,7 @@ def files_stage(run: Run, p: Parts) -> None:
     if run.skip_files or not dirs:
         run.stages["files"] = {"skipped": "--skip-files" if run.skip_files else "no directories"}
         return
-    run.stages["files"] = sync_dirs(run.ws, dirs)
+    run.stages["files"] = sync_dirs(run.ws, dirs, forgotten.load(p.store, run.namespace))
 
 
 def orient_stage(run: Run, p: Parts) -> None:

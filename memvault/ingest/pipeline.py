@@ -25,6 +25,7 @@ from memvault.ingest.gate import hold_for_review
 from memvault.ingest.inputs import EpisodeIn, FactIn, parse_facts, parse_items
 from memvault.ingest.normalize import normalize_content
 from memvault.ingest.resolve import NAME_LIMIT, Entities, Facts
+from memvault.kg.forgotten import load as load_forgotten
 from memvault.kg.model import (
     Episode,
     Fact,
@@ -65,6 +66,8 @@ class WriteResult:
     vectors_pending: int = 0  # written without meaning vectors yet (memvault.ingest.catchup)
     # derivations skipped on text they could not read, by reason: the memories were written
     skipped: dict[str, int] = field(default_factory=dict)
+    # records that are forgotten memories said again (memvault.kg.forgotten): not written
+    forgotten: int = 0
 
     def skip(self, what: str, exc: Exception, n: int = 1) -> None:
         reason = skip_reason(what, exc)
@@ -231,13 +234,18 @@ class Writer:
 
     def _gate(self, namespace: str, episodes: list[Episode], result: WriteResult) -> list[Episode]:
         """Drop exact duplicates (same external id, or same words by the same speaker in the
-        same session), within the batch and against the store; map them to the kept id."""
+        same session), within the batch and against the store; map them to the kept id.
+        Leave out forgotten memories said again (no id for them)."""
         by_external = self.store.episodes_by_external_id(
             namespace, [e.external_id for e in episodes if e.external_id]
         )
         by_hash = self.store.episodes_by_hash(namespace, [e.content_hash for e in episodes])
+        forgotten = load_forgotten(self.store, namespace)
         fresh: list[Episode] = []
         for e in episodes:
+            if forgotten and forgotten.matches(e):
+                result.forgotten += 1  # erased by a forget: a replay never brings it back
+                continue
             if e.external_id:
                 kept = by_external.get(e.external_id)
             else:

@@ -31,6 +31,7 @@ from memvault.embed import Embedder
 from memvault.errors import InvalidBatchError, InvalidInputError, Problem
 from memvault.folds import cell_id, parse_cell_id
 from memvault.ingest.chunking import vector_texts
+from memvault.kg import forgotten
 from memvault.kg.model import (
     Entity,
     Episode,
@@ -64,6 +65,8 @@ class DumpSummary:
     namespace: str
     counts: dict[str, int] = field(default_factory=dict)
     reembedded: int = 0
+    forgotten: int = 0  # erased by a forget since the dump was written: left out
+    already_here: int = 0  # the same external id written here since under another id
 
 
 def export_namespace(
@@ -166,6 +169,8 @@ def import_namespace(
             problems.append(Problem(f"line {number}", _short(exc)))
     if problems:
         raise InvalidBatchError(problems, what="the dump")
+    left = _leave_out_forgotten(store, batch)
+    here = _already_here(store, batch)
     summary = DumpSummary(
         namespace=target,
         counts={
@@ -195,11 +200,51 @@ def import_namespace(
         if on_progress is not None:
             on_progress(start + len(part), len(missing))
     summary.reembedded = len(missing)
+    summary.forgotten = left
+    summary.already_here = here
     batch.vectors = [
         VectorRecord(kind=kind, id=rid, vector=vectors[(kind, rid)]) for kind, rid, _ in texts
     ]
     store.apply(batch)
     return summary
+
+
+def _leave_out_forgotten(store: Store, batch: Batch) -> int:
+    """Take out of ``batch`` the memories a forget erased since the dump was written (and
+    the facts and mentions that stand only on them): a restore never undoes a forget."""
+    keys = forgotten.load(store, batch.namespace)
+    before = batch.episodes
+    batch.episodes, left = forgotten.left_out(keys, before)
+    if not left:
+        return 0
+    gone = {e.id for e in before} - {e.id for e in batch.episodes}
+    batch.mentions = [m for m in batch.mentions if m.episode_id not in gone]
+    batch.facts = [
+        f for f in batch.facts if not f.source_episode_ids or set(f.source_episode_ids) - gone
+    ]
+    for f in batch.facts:
+        f.source_episode_ids = [i for i in f.source_episode_ids if i not in gone]
+    return left
+
+
+def _already_here(store: Store, batch: Batch) -> int:
+    """Take out of ``batch`` the episodes whose external id (the source's turn id) the vault
+    holds under another id, written since by an ingest of the same history: the one here
+    stands, and the dump's facts and mentions point at it."""
+    external = {e.external_id: e.id for e in batch.episodes if e.external_id}
+    held = store.episodes_by_external_id(batch.namespace, list(external))
+    moved = {external[x]: held[x] for x in held if held[x] != external[x]}
+    if not moved:
+        return 0
+    batch.episodes = [e for e in batch.episodes if e.id not in moved]
+    mentions = [
+        m.model_copy(update={"episode_id": moved.get(m.episode_id, m.episode_id)})
+        for m in batch.mentions
+    ]
+    batch.mentions = list({(m.episode_id, m.entity_id): m for m in mentions}.values())
+    for f in batch.facts:
+        f.source_episode_ids = list(dict.fromkeys(moved.get(i, i) for i in f.source_episode_ids))
+    return len(moved)
 
 
 def _header(number: int, line: str) -> dict[str, Any]:

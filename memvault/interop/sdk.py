@@ -112,6 +112,7 @@ class Interop(Capability[InteropFacade]):
             "namespace": ns,
             "files": len(reading.memories),
             "imported": result.created if result else 0,
+            "forgotten": result.forgotten if result else 0,  # erased before: not written again
             "unchanged": len(reading.memories) - len(items) - len(changed),
             "changed_not_updated": changed,
             "links": len(links),
@@ -186,6 +187,7 @@ class Interop(Capability[InteropFacade]):
                 "read": 0,
                 "imported": 0,
                 "duplicates": 0,
+                "forgotten": 0,  # erased by a forget: not written again
                 "skipped_empty": 0,
                 "skipped_bad_time": 0,
                 "skipped_invalid": 0,
@@ -207,6 +209,7 @@ class Interop(Capability[InteropFacade]):
                     result = self.vault.write_many(good, namespace=ns)
                     counts["imported"] += result.created
                     counts["duplicates"] += result.duplicates
+                    counts["forgotten"] += result.forgotten
                 batch.clear()
                 if on_progress is not None:
                     on_progress(counts["read"])

@@ -14,15 +14,20 @@ from typing import Any
 
 from memvault.changes.workspace import Workspace
 from memvault.interop import memory_dir
+from memvault.kg.forgotten import ForgottenKeys
 from memvault.kg.model import Episode, MemoryType, content_hash
 
 PREFIX = "memory-dir:"
 
 
-def sync_dirs(ws: Workspace, dirs: list[str]) -> dict[str, Any]:
+def sync_dirs(ws: Workspace, dirs: list[str], keys: ForgottenKeys | None = None) -> dict[str, Any]:
+    """``keys``: the namespace's forgotten memories (memvault.kg.forgotten); a file whose
+    text was forgotten stays out until its text changes."""
+    keys = keys or ForgottenKeys()
     report: dict[str, Any] = {
         "dirs": len(dirs),
         "new": 0,
+        "forgotten": 0,
         "changed": 0,
         "retired": 0,
         "retired_files": [],
@@ -58,6 +63,9 @@ def sync_dirs(ws: Workspace, dirs: list[str]) -> dict[str, Any]:
                     created_at=ws.now,
                     metadata=item["metadata"],
                 )
+                if keys.matches(e, by_external_id=False):
+                    report["forgotten"] += 1
+                    continue
                 ws.create(e, "files.new", f"new file {directory / m.file}", certainty=0.95)
                 report["new"] += 1
             elif (before.metadata.get("memory_dir") or {}).get("body") != m.body:
