@@ -65,6 +65,7 @@ def rank(vault: MemVault, questions: list[dict[str, Any]], lt: dict, over: dict)
         embedder=vault.c.embedder,
         settings=settings.model_copy(update=over),
         single_valued=base.single_valued,
+        opposites=base.opposites,
     )
     try:
         out = {}

@@ -72,6 +72,7 @@ class MemVault:
             embedder=container.embedder,
             settings=self.settings.recall,
             single_valued=lambda p: p in configured or container.ontology.is_(p, "single_valued"),
+            opposites=container.ontology.opposites,
         )
         # the capabilities
         self.memories = Memories(self)

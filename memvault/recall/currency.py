@@ -107,6 +107,32 @@ def _replaced(
             yield f, "contested", current[-1]
 
 
+def _opposed(
+    groups: Iterable[list[Fact]],
+    at: datetime,
+    opposites: frozenset[frozenset[str]],
+    asked: set[str],
+) -> list[tuple[Fact, Fact]]:
+    """Facts still current at ``at`` that a newer current fact of the opposite predicate
+    about the same object contests ("likes Thai food", then "dislikes Thai food"), when the
+    question asks about either predicate, each with the newer one."""
+    out: list[tuple[Fact, Fact]] = []
+    current = [f for members in groups for f in members if f.is_valid_at(at)]
+    for pair in opposites:
+        if not asked & {s for p in pair for s in stems(p.replace("_", " "))}:
+            continue
+        about: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+        for f in current:
+            if f.predicate in pair:
+                about[(f.subject_id, normalize_name(f.object))].append(f)
+        for members in about.values():
+            newest = max(members, key=fact_order)
+            for f in members:
+                if f.predicate != newest.predicate and f.valid_at < newest.valid_at:
+                    out.append((f, newest))
+    return out
+
+
 def _why(f: Fact, how: str, replacer: Fact | None, at: datetime) -> str:
     if how == "contested" and replacer is not None:
         return (
@@ -130,9 +156,12 @@ def assess(
     current_factor: float,
     contested_factor: float,
     answer_factor: float,
+    opposites: frozenset[frozenset[str]] = frozenset(),
 ) -> Assessment:
     """Verdicts on facts and their evidence at ``at``. ``named``: normalised names the query
-    mentions (a fact answers only about a subject the query names)."""
+    mentions (a fact answers only about a subject the query names). ``opposites``:
+    predicate pairs that contradict about one object; the older of two still current is
+    contested by the newer (before a dream settles it)."""
     out = Assessment()
     groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
     for f in facts:
@@ -169,6 +198,19 @@ def assess(
                 f"(valid from {_day(newest.valid_at)})",
             )
             out.answers.append(newest)
+    if not history:
+        for f, newer in _opposed(groups.values(), at, opposites, asked):
+            demoted.setdefault(f.id, Verdict(contested_factor, _why(f, "contested", newer, at)))
+            verdict = Verdict(current_factor, f"current: contests '{f.statement}'")
+            if any(a.id == f.id for a in out.answers):  # the newer answers in its place
+                out.answers = [newer if a.id == f.id else a for a in out.answers]
+                verdict = Verdict(
+                    answer_factor * current_factor,
+                    f"answers the question: contests '{f.statement}' (valid from "
+                    f"{_day(newer.valid_at)})",
+                )
+            out.facts[newer.id] = verdict
+            lifted.update(newer.source_episode_ids)
     out.facts.update(demoted)
     by_id = {f.id: f for members in groups.values() for f in members}
     for f_id, demotion in demoted.items():

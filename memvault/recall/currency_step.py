@@ -68,9 +68,11 @@ class CurrencyStep:
         store: Store,
         settings: RecallSettings,
         single_valued: Callable[[str], bool],
+        opposites: frozenset[frozenset[str]] = frozenset(),
     ):
         self.store, self.s = store, settings
         self.single_valued = single_valued
+        self.opposites = opposites
 
     def newest_groups(
         self, c: Candidates, query: str, score: dict[Key, float], answers: set[str]
@@ -237,6 +239,7 @@ class CurrencyStep:
             query=query,
             named=c.named(),
             single_valued=self.single_valued,
+            opposites=self.opposites,
             outdated_factor=s.outdated_factor,
             current_factor=s.current_factor,
             contested_factor=s.contested_factor,

@@ -38,7 +38,7 @@ from __future__ import annotations
 import gc
 import math
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
@@ -97,13 +97,17 @@ class Recaller:
         embedder: Embedder,
         settings: RecallSettings,
         single_valued: Callable[[str], bool] = lambda predicate: False,
+        opposites: Iterable[frozenset[str]] = (),
     ):
+        """``opposites``: predicate pairs that contradict about one object (the ontology's:
+        likes / dislikes): the older of two still current is contested before any dream."""
         self.store, self.embedder, self.s = store, embedder, settings
         self.single_valued = single_valued
+        self.opposites = frozenset(opposites)
         # agents ask the same things again: a query's vector is kept (bounded, oldest out)
         self._query_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._views: dict[str, NamespaceView] = {}  # the namespaces as of their last recall
-        self.currency = CurrencyStep(store, settings, single_valued)
+        self.currency = CurrencyStep(store, settings, single_valued, self.opposites)
 
     def recall(
         self, namespace: str, query: str, *, k: int, now: datetime, as_of: datetime | None = None

@@ -55,3 +55,16 @@ def test_the_dream_ends_a_liking_said_no_more(vault: MemVault) -> None:
         for f in vault.facts(namespace="lea", as_of=LATER - timedelta(days=1))
     }
     assert ("likes", "Thai food") in then  # history kept
+
+
+def test_before_a_dream_recall_puts_the_newer_opposite_first(vault: MemVault) -> None:
+    vault.write("I really love Thai food, especially green curry.", speaker="Lea",
+                session_id="a", namespace="lea", now=START)  # fmt: skip
+    vault.write("I don't like Thai food anymore, too spicy for me now.", speaker="Lea",
+                session_id="b", namespace="lea", now=LATER)  # fmt: skip
+    hits = vault.recall("Does Lea like Thai food?", namespace="lea", k=4, now=NOW)
+    facts = [h.text for h in hits if h.kind == "fact"]
+    assert facts[:2] == ["Lea dislikes Thai food", "Lea likes Thai food"]
+    assert hits[0].text == "Lea dislikes Thai food"
+    old = next(h for h in hits if h.text == "Lea likes Thai food")
+    assert "contested by the newer" in old.explanation.text()
