@@ -106,16 +106,21 @@ def find_conflicts(
             if normalize_name(old.object) != normalize_name(new.object):
                 out.append(Conflict(old=old, new=new, volatile=new.predicate in changing))
     for pair in {p for p in opposites if len(p) == 2}:
-        about: dict[tuple[str, str], list[Fact]] = defaultdict(list)
-        for f in facts:
-            if f.predicate in pair:
-                about[(f.subject_id, normalize_name(f.object))].append(f)
-        for group in about.values():
-            ordered = sorted(group, key=fact_order)
+        for ordered in opposite_groups(facts, pair):
             for old, new in itertools.pairwise(ordered):
                 if old.predicate != new.predicate:
                     out.append(Conflict(old=old, new=new))
     return sorted(out, key=lambda c: (fact_order(c.new), fact_order(c.old)))
+
+
+def opposite_groups(facts: Iterable[Fact], pair: frozenset[str]) -> list[list[Fact]]:
+    """The facts of either predicate of ``pair`` per subject and (normalised) object, each
+    group in valid-time order: where "likes Thai food" and "dislikes Thai food" meet."""
+    about: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+    for f in facts:
+        if f.predicate in pair:
+            about[(f.subject_id, normalize_name(f.object))].append(f)
+    return [sorted(group, key=fact_order) for group in about.values()]
 
 
 def rule_verdict(conflict: Conflict) -> Verdict:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memvault.kg.model import Fact, fact_order, normalize_name
+from memvault.kg.temporal_conflict import opposite_groups
 from memvault.kg.updates import asking_words
 from memvault.language.stem import stem
 
@@ -121,12 +122,8 @@ def _opposed(
     for pair in opposites:
         if not asked & {s for p in pair for s in stems(p.replace("_", " "))}:
             continue
-        about: dict[tuple[str, str], list[Fact]] = defaultdict(list)
-        for f in current:
-            if f.predicate in pair:
-                about[(f.subject_id, normalize_name(f.object))].append(f)
-        for members in about.values():
-            newest = max(members, key=fact_order)
+        for members in opposite_groups(current, pair):
+            newest = members[-1]
             for f in members:
                 if f.predicate != newest.predicate and f.valid_at < newest.valid_at:
                     out.append((f, newest))
