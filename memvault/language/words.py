@@ -4,6 +4,7 @@ the keyword index splits on, and the English stop words. Pure."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 _TOKEN = re.compile(r"[\w][\w'’-]*", re.UNICODE)
 _PLAIN = re.compile(r"[^\W_]+", re.UNICODE)
@@ -39,11 +40,15 @@ def _telling(word: str) -> bool:
 
 
 def cue_words(original: str, kept: str) -> list[str]:
-    """The distinct words of ``original`` that ``kept`` (its digest) no longer holds, stop
-    words and one-letter words left out (a digit stays): sorted, so the order of the text is
-    not kept. What a digested memory keeps to be found by its own words (docs/tiers.md)."""
-    have = set(plain_words(kept))
-    return sorted({w for w in plain_words(original) if w not in have and _telling(w)})
+    """The words of ``original`` that ``kept`` (its digest) no longer holds, each as often
+    as ``original`` says it more than ``kept`` does, stop words too: sorted, so the order of
+    the text is not kept. With the digest they are the original's words and counts, so the
+    keyword index scores a digested memory as it scored the original, at its length and
+    with each word's count (with only the distinct telling words a digest read as a short
+    text, and its neighbours' digests outranked it: docs/benchmarks.md, "Never lose a
+    memory"). What a digested memory keeps to be found by its own words (docs/tiers.md)."""
+    left = Counter(plain_words(original)) - Counter(plain_words(kept))
+    return sorted(left.elements())
 
 
 # scripts written without spaces between words: each character counts as a word

@@ -35,7 +35,7 @@ from typing import Any
 from memvault.changes.workspace import Workspace
 from memvault.config import RecallSettings, TierSettings
 from memvault.kg.model import Episode, MemoryType, Tier
-from memvault.language.words import cue_words, plain_words
+from memvault.language.words import cue_words
 from memvault.lifecycle.stickiness import last_touched
 from memvault.llm.port import LLM
 from memvault.llm.prompts import digest_v1
@@ -269,11 +269,8 @@ def move_tiers(
             continue
         was = e.metadata.get("digest") or {}
         chars_before = int(was.get("chars_before", len(e.content)))
-        kept = set(plain_words(text))
-        cues = sorted(
-            {w for w in str(was.get("cues", "")).split() if w not in kept}
-            | set(cue_words(e.content, text))
-        )
+        # what the text said before, cues of an earlier compression included
+        cues = cue_words(f"{e.content} {was.get('cues', '')}", text)
         dropped += len(e.content) - len(text)
         compressed[new_level] += 1
         ws.update(
