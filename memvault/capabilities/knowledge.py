@@ -87,15 +87,17 @@ class Knowledge(Capability[KnowledgeFacade]):
     def contested(
         self, *, namespace: str | None = None, as_of: datetime | None = None
     ) -> dict[str, Fact]:
-        """Between dreams two values of a single-valued predicate can both be valid: each
-        older one (id) → the newer value contesting it, provisional until the dream's
-        verdict. Recall ranks the newer first."""
+        """Between dreams two values of a single-valued predicate can both be valid, and so
+        can two opposite statements about one object (likes / dislikes): each older one (id)
+        → the newer fact contesting it, provisional until the dream's verdict. Recall ranks
+        the newer first."""
         from memvault.recall.currency import contested
 
         ns = self.ns(namespace)
         at = ensure_utc(as_of, "as_of") if as_of else self.now()
         live = self.store.list_facts(ns, FactQuery(limit=100_000))
-        return contested(live, at, self.vault.recaller.single_valued)
+        recaller = self.vault.recaller
+        return contested(live, at, recaller.single_valued, recaller.opposites)
 
     def graph(self, *, namespace: str | None = None) -> GraphView:
         """The namespace's entity graph: ``.edges()``, ``.communities()``, ``.scan()``,

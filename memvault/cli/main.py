@@ -282,7 +282,9 @@ def facts(
             until = f.invalid_at.date().isoformat() if f.invalid_at else "now"
             retired = " (retired)" if f.expired_at else ""
             newer = disputed.get(f.id)
-            note = f"\n[yellow]contested by {newer.object} (provisional)[/]" if newer else ""
+            said = newer.object if newer and newer.predicate == f.predicate else None
+            said = said or (newer.statement if newer else "")
+            note = f"\n[yellow]contested by {escape(said)} (provisional)[/]" if newer else ""
             table.add_row(
                 f.subject,
                 f.predicate,

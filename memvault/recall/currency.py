@@ -78,10 +78,15 @@ def _older_values(current: list[Fact]) -> list[Fact]:
 
 
 def contested(
-    facts: Iterable[Fact], at: datetime, single_valued: Callable[[str], bool]
+    facts: Iterable[Fact],
+    at: datetime,
+    single_valued: Callable[[str], bool],
+    opposites: frozenset[frozenset[str]] = frozenset(),
 ) -> dict[str, Fact]:
     """Older values of single-valued predicates still current at ``at`` (no dream has judged
-    them yet) → the newer value that contests each."""
+    them yet), and older facts a newer opposite one about the same object contests → the
+    newer fact that contests each."""
+    facts = list(facts)
     groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
     for f in facts:
         if f.is_valid_at(at) and single_valued(f.predicate):
@@ -90,6 +95,7 @@ def contested(
     for members in groups.values():
         current = sorted(members, key=fact_order)
         out.update({f.id: current[-1] for f in _older_values(current)})
+    out.update({f.id: newer for f, newer in _opposed([facts], at, opposites, None)})
     return out
 
 
@@ -112,15 +118,16 @@ def _opposed(
     groups: Iterable[list[Fact]],
     at: datetime,
     opposites: frozenset[frozenset[str]],
-    asked: set[str],
+    asked: set[str] | None,
 ) -> list[tuple[Fact, Fact]]:
     """Facts still current at ``at`` that a newer current fact of the opposite predicate
-    about the same object contests ("likes Thai food", then "dislikes Thai food"), when the
-    question asks about either predicate, each with the newer one."""
+    about the same object contests ("likes Thai food", then "dislikes Thai food"), each with
+    the newer one; ``asked`` (word stems): only where the question asks about either
+    predicate (None: wherever)."""
     out: list[tuple[Fact, Fact]] = []
     current = [f for members in groups for f in members if f.is_valid_at(at)]
     for pair in opposites:
-        if not asked & {s for p in pair for s in stems(p.replace("_", " "))}:
+        if asked is not None and not asked & {s for p in pair for s in stems(p.replace("_", " "))}:
             continue
         for members in opposite_groups(current, pair):
             newest = members[-1]

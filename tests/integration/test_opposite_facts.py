@@ -68,3 +68,16 @@ def test_before_a_dream_recall_puts_the_newer_opposite_first(vault: MemVault) ->
     assert hits[0].text == "Lea dislikes Thai food"
     old = next(h for h in hits if h.text == "Lea likes Thai food")
     assert "contested by the newer" in old.explanation.text()
+
+
+def test_facts_mark_the_older_opposite_contested_until_the_dream(vault: MemVault) -> None:
+    vault.write("I really love Thai food.", speaker="Lea", session_id="a", namespace="lea",
+                now=START)  # fmt: skip
+    vault.write("I don't like Thai food anymore.", speaker="Lea", session_id="b",
+                namespace="lea", now=LATER)  # fmt: skip
+    disputed = vault.contested(namespace="lea", as_of=NOW)
+    assert [newer.statement for newer in disputed.values()] == ["Lea dislikes Thai food"]
+    older = next(f for f in vault.facts(namespace="lea", as_of=NOW) if f.predicate == "likes")
+    assert older.id in disputed
+    vault.dream(namespace="lea", apply=True, force=True, now=NOW)
+    assert vault.contested(namespace="lea", as_of=NOW) == {}  # settled: superseded
