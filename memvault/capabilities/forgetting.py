@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from memvault.capabilities.forget import Correction, ForgetPlan, Forgetting
 from memvault.container import Capability, Facade
-from memvault.errors import InvalidInputError, NotFoundError
+from memvault.errors import ConflictError, InvalidInputError, NotFoundError
 from memvault.ingest.pipeline import Writer
 
 
@@ -87,6 +87,11 @@ class Forgetter(Capability[ForgetFacade]):
             "metadata": {"corrects": old.id},
         }
         result = self.vault.writer.write_episodes(ns, [item], now=at)
+        if result.forgotten:
+            raise ConflictError(
+                "the corrected text is a memory that was forgotten in this session "
+                "(memvault forget): it is not written again; word the correction otherwise"
+            )
         new_id = result.episode_ids[0] if result.episode_ids else None
         if new_id is None or new_id == old.id:
             raise InvalidInputError(

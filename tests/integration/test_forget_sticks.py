@@ -57,6 +57,9 @@ def test_replays_of_a_forgotten_history_never_write_it_back(tmp_path: Path) -> N
         restored = v.import_(dump)  # the old backup restored
         assert restored.forgotten == 2 and _pins(v) == 0
         assert all(PIN not in h.text for h in v.recall("bank PIN", k=5))
+        hiking = next(e for e in v.episodes(limit=100) if "hiking" in e.content)
+        with pytest.raises(ConflictError, match="forgotten"):  # nor as a correction
+            v.correct(hiking.id, PIN)
         said_anew = v.write(PIN, speaker="Lea", session_id="c")  # another session: new memory
         assert _pins(v) == 1 and said_anew.content == PIN
     raw = sqlite3.connect(tmp_path / "v.db").execute("select body from docs").fetchall()
