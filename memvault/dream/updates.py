@@ -185,6 +185,15 @@ def propose_updates(
             counts += supersede_stated_facts(
                 ws, newer, link, certainty=s.certainty, group=f"updates:{old.id}"
             )
+    # links an earlier dream made (a vault written before facts followed them): the facts
+    # their older statement still holds as current end too; a no-op once they have
+    sourced = {i for f in ws.live_facts() for i in f.source_episode_ids}
+    for said in [e for e in live.values() if e.replaced_by and e.id in sourced]:
+        for r in said.replaced_by:
+            if r.by != "user" and (later := live.get(r.episode_id)) is not None:
+                counts += supersede_stated_facts(
+                    ws, later, r, certainty=s.certainty, group=f"updates:{said.id}"
+                )
     return {
         "statements_read": len(new),
         "pairs_judged": len(pairs),

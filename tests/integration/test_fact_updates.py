@@ -53,3 +53,25 @@ def test_a_later_restatement_of_the_old_value_keeps_its_fact(vault: MemVault) ->
     _say(vault, "I work at Helio Labs as a data engineer.", NOW - timedelta(days=1), "c")
     vault.dream(namespace="lea", apply=True, force=True, now=NOW)
     assert "Helio Labs" in _objects(vault, as_of=NOW)  # said again after the change
+
+
+def test_a_link_an_earlier_dream_made_ends_its_facts_too(vault: MemVault) -> None:
+    """A vault dreamed before facts followed the links: the link is there, the old fact
+    still current; the next dream ends it (and a second changes nothing more)."""
+    from memvault.kg.model import Replacement
+    from memvault.kg.store import Batch
+
+    _say(vault, "I work at Helio Labs as a data engineer.", START, "a")
+    _say(vault, "I left Helio Labs and joined Quanta Systems as a staff engineer.", CHANGE, "b")
+    old, newer = sorted(vault.episodes(namespace="lea", limit=10), key=lambda e: e.occurred_at)
+    link = Replacement(episode_id=newer.id, at=CHANGE, attribute="employer",
+                       before="Helio Labs", after="Quanta Systems")  # fmt: skip
+    vault.store.apply(
+        Batch(namespace="lea", episodes=[old.model_copy(update={"replaced_by": [link]})])
+    )
+    assert "Helio Labs" in _objects(vault, as_of=NOW)
+    first = vault.dream(namespace="lea", apply=True, force=True, now=NOW)
+    assert first.report["stages"]["updates"]["facts_superseded"] == 1
+    assert _objects(vault, as_of=NOW) == ["Quanta Systems"]
+    again = vault.dream(namespace="lea", apply=True, force=True, now=NOW + timedelta(days=1))
+    assert again.report["stages"]["updates"].get("facts_superseded", 0) == 0
