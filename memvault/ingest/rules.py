@@ -375,6 +375,8 @@ def _facts(text: str, subject: str) -> list[ExtractedFact]:
     for rule in RULES:
         for match in rule.pattern.finditer(text):
             obj = _clean_object(match.group("obj"))
+            if rule.object_is_entity:
+                obj = _name_run(obj)
             if not obj:
                 continue
             groups = match.groupdict()
@@ -403,6 +405,29 @@ _PRONOUNS = frozenset(
     nothing everyone anyone someone
     """.split()
 )
+
+
+_PARTICLE_WORDS = frozenset("of the de da das dos del della di du van von der den la le".split())
+
+
+def _name_run(obj: str) -> str:
+    """A named object is its run of capitalised words (the particles names are made with
+    inside it): "Nantes at the moment" → "Nantes", "Helio Labs as a data engineer" →
+    "Helio Labs"; one that names nothing capitalised is kept as said ("the local bakery")."""
+    words = obj.split()
+    lead = 1 if len(words) > 1 and words[0].lower() in {"the", "a", "an"} else 0
+    if not words[lead:] or not words[lead][:1].isupper():
+        return obj
+    end = lead + 1
+    while end < len(words):
+        w = words[end]
+        if w[:1].isupper():
+            end += 1
+        elif w.lower() in _PARTICLE_WORDS and end + 1 < len(words) and words[end + 1][:1].isupper():
+            end += 2
+        else:
+            break
+    return " ".join(words[:end])
 
 
 def _clean_object(raw: str) -> str:

@@ -153,6 +153,11 @@ def test_object_entities_are_listed() -> None:
         ("Quick note: I'm vegetarian now.", ("diet", "vegetarian")),
         ("I decided to go vegan this month.", ("diet", "vegan")),
         ("I live in Lisbon with my partner.", ("lives_in", "Lisbon")),
+        # a named place or employer is its run of capitalised words, whatever follows it
+        ("I'm living in Nantes at the moment.", ("lives_in", "Nantes")),
+        ("I work at Helio Labs as a data engineer.", ("works_at", "Helio Labs")),
+        ("I moved to Rio de Janeiro, finally.", ("lives_in", "Rio de Janeiro")),
+        ("I work at the local bakery.", ("works_at", "the local bakery")),
         # a place does not run on into the date of the move
         ("We moved to Braga in January, the commute is longer now.", ("lives_in", "Braga")),
         ("I started at Contoso Health in 2024.", ("works_at", "Contoso Health")),
