@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from memvault.ingest.objects import clean_object, name_run
+from memvault.ingest.others import facts_about_others
 from memvault.language.kinds import kind_of
 from memvault.language.lexicon import common_word
 from memvault.llm.prompts import ExtractedEntity, ExtractedFact, Extraction
@@ -232,6 +233,7 @@ def extract(text: str, *, speaker: str | None, subject_hint: str = "user") -> Ex
         if had is None or (had.tentative and not tentative):
             entities[name.lower()] = ExtractedEntity(name=name, type=etype, tentative=tentative)
     facts = _facts(text, subject) if _FIRST_PERSON.search(text) else []
+    facts += facts_about_others(text, speaker)  # "my sister Joana lives in Porto"
     for fact in facts:
         if fact.object_is_entity:
             entities.setdefault(fact.object.lower(), ExtractedEntity(name=fact.object))

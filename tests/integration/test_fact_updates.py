@@ -75,3 +75,18 @@ def test_a_link_an_earlier_dream_made_ends_its_facts_too(vault: MemVault) -> Non
     assert _objects(vault, as_of=NOW) == ["Quanta Systems"]
     again = vault.dream(namespace="lea", apply=True, force=True, now=NOW + timedelta(days=1))
     assert again.report["stages"]["updates"].get("facts_superseded", 0) == 0
+
+
+def test_a_friend_s_move_supersedes_their_old_city(vault: MemVault) -> None:
+    """Facts about the people the speaker talks about change over time too: "my friend Rui
+    lives in Porto", months later "Rui moved to Braga"."""
+    _say(vault, "My friend Rui lives in Porto, near the river.", START, "a")
+    _say(vault, "Big news from the family: Rui moved to Braga.", CHANGE, "b")
+    before = vault.contested(namespace="lea", as_of=NOW)
+    assert [f.object for f in before.values()] == ["Braga"]  # provisional until the dream
+    top = vault.recall("Where does Rui live?", namespace="lea", k=3, now=NOW)[0]
+    assert top.text == "Rui lives in Braga"
+    vault.dream(namespace="lea", apply=True, force=True, now=NOW)
+    rui = {f.object: f for f in vault.facts(namespace="lea", include_history=True)
+           if f.subject == "Rui"}  # fmt: skip
+    assert rui["Porto"].invalid_at == CHANGE and rui["Braga"].invalid_at is None

@@ -201,3 +201,26 @@ def test_a_negated_liking_is_a_dislike_and_a_pronoun_no_object(
     text: str, facts: set[tuple[str, str]]
 ) -> None:
     assert {(f.predicate, f.object) for f in extract(text, speaker="Lea").facts} == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("My sister Joana lives in Porto.", {("Joana", "lives_in", "Porto")}),
+        ("I live in Lisbon and Rui lives in Braga.",
+         {("Lea", "lives_in", "Lisbon"), ("Rui", "lives_in", "Braga")}),
+        ("My friend Ludwig van Dyke works for Deutsche Bahn now.",
+         {("Ludwig van Dyke", "works_at", "Deutsche Bahn")}),
+        ("Yesterday Rui moved to Braga, finally.", {("Rui", "lives_in", "Braga")}),
+        # a pronoun, a word that only opens the sentence, the speaker: no third person
+        ("She lives in Porto.", set()),
+        ("Today moved to Friday.", set()),
+        ("Everyone lives in London these days.", set()),
+        ("Lea lives in Porto.", set()),
+    ],
+)  # fmt: skip
+def test_what_a_named_person_is_said_to_do_is_their_fact(
+    text: str, facts: set[tuple[str, str, str]]
+) -> None:
+    found = extract(text, speaker="Lea").facts
+    assert {(f.subject, f.predicate, f.object) for f in found} == facts
