@@ -3,6 +3,7 @@ claude-mem), and plan hygiene."""
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -40,9 +41,21 @@ def _read_input(path: str) -> bytes:
         raise InvalidInputError(f"cannot read {path}: {exc.strerror}", field="file") from exc
 
 
+def _looks_jsonl(raw: bytes) -> bool:
+    """Input whose first line is a JSON object is JSONL whatever its name (stdin, notes.txt):
+    read as text, each record would be stored as its own braces and quotes."""
+    first = next((line for line in raw.splitlines() if line.strip()), b"").strip()
+    if not first.startswith(b"{"):
+        return False
+    try:
+        return isinstance(json.loads(first), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
 def _parse(raw: bytes, fmt: str, path: str, split: str, defaults: dict[str, Any]) -> ParsedLines:
     if fmt == "auto":
-        fmt = "jsonl" if path.endswith((".jsonl", ".ndjson")) else "text"
+        fmt = "jsonl" if path.endswith((".jsonl", ".ndjson")) or _looks_jsonl(raw) else "text"
     if fmt == "jsonl":
         parsed = parse_jsonl(raw)
     elif fmt == "text":
@@ -136,7 +149,7 @@ def ingest(
         if skipped and not skip_invalid:
             raise InvalidBatchError(
                 skipped,
-                what=file,
+                what="stdin" if file == "-" else file,
                 hint="fix them, or pass --skip-invalid to write the rest and list these",
             )
         started = time.perf_counter()

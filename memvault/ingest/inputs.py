@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -85,10 +86,55 @@ class FactIn(BaseModel):
         return self
 
 
-def validation_message(exc: ValidationError) -> str:
+# What other tools call these fields: a record that uses one of them is told the name memvault
+# reads instead of having it refused with no way forward (or, worse, dropped).
+_FIELD_ALIASES = {
+    "time": "occurred_at",
+    "timestamp": "occurred_at",
+    "date": "occurred_at",
+    "datetime": "occurred_at",
+    "created_at": "occurred_at",
+    "ts": "occurred_at",
+    "at": "occurred_at",
+    "id": "external_id",
+    "uuid": "external_id",
+    "message_id": "external_id",
+    "session": "session_id",
+    "conversation_id": "session_id",
+    "thread_id": "session_id",
+    "role": "speaker",
+    "author": "speaker",
+    "user": "speaker",
+    "name": "speaker",
+    "sender": "speaker",
+    "text": "content",
+    "body": "content",
+    "message": "content",
+    "memory": "content",
+    "tags": "metadata",
+    "meta": "metadata",
+}
+
+
+def unknown_field(name: str, known: Iterable[str]) -> str:
+    """What to say of a field the record's kind does not have: the name memvault reads for
+    it when one is plain, else the fields there are (and where anything else can go)."""
+    fields = sorted(known)
+    alias = _FIELD_ALIASES.get(name.strip().casefold())
+    close = [alias] if alias in fields else difflib.get_close_matches(name, fields, n=1)
+    if close:
+        return f"unknown field, did you mean '{close[0]}'?"
+    keep = "; anything else goes in 'metadata'" if "metadata" in fields else ""
+    return f"unknown field (the fields are {', '.join(fields)}{keep})"
+
+
+def validation_message(exc: ValidationError, model: type[BaseModel] | None = None) -> str:
     parts = []
     for err in exc.errors():
         where = ".".join(str(p) for p in err["loc"]) or "record"
+        if err["type"] == "extra_forbidden" and model is not None and len(err["loc"]) == 1:
+            parts.append(f"{where}: {unknown_field(str(err['loc'][0]), model.model_fields)}")
+            continue
         parts.append(f"{where}: {err['msg'].removeprefix('Value error, ')}")
     return "; ".join(parts)
 
@@ -107,7 +153,7 @@ def parse_facts(
         try:
             fi = item if isinstance(item, FactIn) else FactIn.model_validate(item)
         except ValidationError as exc:
-            problems.append(Problem(where, validation_message(exc)))
+            problems.append(Problem(where, validation_message(exc, FactIn)))
             continue
         valid = ensure_utc(fi.valid_at) if fi.valid_at else now
         if fi.invalid_at is not None and ensure_utc(fi.invalid_at) <= valid:
@@ -129,5 +175,5 @@ def parse_items(
             good = item if isinstance(item, EpisodeIn) else EpisodeIn.model_validate(item)
             parsed.append((where, good))
         except ValidationError as exc:
-            problems.append(Problem(where, validation_message(exc)))
+            problems.append(Problem(where, validation_message(exc, EpisodeIn)))
     return parsed, problems

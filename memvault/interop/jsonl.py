@@ -3,7 +3,10 @@
 A JSONL line is an episode (the fields of ``EpisodeIn``) or, with ``"record": "fact"``, a
 fact (the fields of ``FactIn``). Lines in the evaluation contract's turn format
 (``conv_id, session_id, session_time_iso | session_time, turn_id, speaker, text``) are read
-as episodes too: text → content, turn_id → external_id, the session time → occurred_at.
+as episodes too: text → content, turn_id → external_id, the session time → occurred_at; an
+episode's own fields beside them are kept (``"occurred_at"`` is the turn's own time). A field
+neither kind has is refused with the name memvault reads for it ("time": did you mean
+'occurred_at'?): dropped, it would leave every memory at the time of the import.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 
 from memvault.clock import RANGE_TEXT, DateRangeError, ensure_utc
 from memvault.errors import Problem
+from memvault.ingest.inputs import EpisodeIn, unknown_field
 
 _TURN_KEYS = {
     "conv_id",
@@ -27,6 +31,9 @@ _TURN_KEYS = {
     "query",
     "dia_id",
 }
+# what a line in the turn format may hold: its own keys, and an episode's beside them
+_TURN_LINE_KEYS = _TURN_KEYS | {"text", "speaker", "session_id", "record"}
+_EPISODE_KEYS = frozenset(EpisodeIn.model_fields)
 
 
 @dataclass
@@ -114,9 +121,19 @@ def _route(row: dict[str, Any], where: str, parsed: ParsedLines) -> None:
         parsed.fact_labels.append(where)
         return
     if ("text" in row and "content" not in row) or _TURN_KEYS & row.keys():
-        row = turn_to_episode(row)
+        row = _turn_line(row)
     parsed.episodes.append({k: v for k, v in row.items() if k != "record"})
     parsed.episode_labels.append(where)
+
+
+def _turn_line(row: dict[str, Any]) -> dict[str, Any]:
+    known = _TURN_LINE_KEYS | _EPISODE_KEYS
+    unknown = [k for k in row if k not in known]
+    if unknown:
+        raise ValueError("; ".join(f"{k}: {unknown_field(k, known - {'record'})}" for k in unknown))
+    episode = turn_to_episode(row)
+    episode.update({k: v for k, v in row.items() if k in _EPISODE_KEYS})
+    return episode
 
 
 def split_text(text: str, how: str) -> list[str]:

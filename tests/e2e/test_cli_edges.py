@@ -179,3 +179,57 @@ def test_facts_with_a_whitespace_subject_exit_2(db: Path) -> None:
     run(db, "write", "I live in Porto.", "-n", "maya", "--speaker", "Maya")
     code, _, err = run(db, "facts", "--subject", "  ", "-n", "maya", "--json")
     assert code == 2 and json.loads(err)["error"]["field"] == "subject"
+
+
+def test_a_field_other_tools_use_is_refused_naming_the_one_memvault_reads(
+    db: Path, tmp_path: Path
+) -> None:
+    """A chat export's ``{"id", "text", "time", "session"}``: read as turns, its times and
+    sessions were dropped without a word and every memory stood at the time of the import."""
+    turn = {"id": "t1", "speaker": "Sam", "text": "I adopted a cat.", "time": "2026-02-10"}
+    src = write_lines(tmp_path / "chat.jsonl", [json.dumps(turn | {"session": "s1"})])
+    code, _, err = run(db, "ingest", str(src), "-n", "maya", "--json")
+    assert code == 2
+    problems = {p["message"] for p in json.loads(err)["error"]["problems"]}
+    message = " ".join(problems)
+    assert "time: unknown field, did you mean 'occurred_at'?" in message
+    assert "id: unknown field, did you mean 'external_id'?" in message
+    assert "session: unknown field, did you mean 'session_id'?" in message
+    assert not db.exists() or _episodes(db) == 0
+    # renamed, the turn keeps its own time and session beside the turn format's text
+    fixed = {"external_id": "t1", "speaker": "Sam", "text": "I adopted a cat."}
+    fixed |= {"occurred_at": "2026-02-10T19:00:00Z", "session_id": "s1"}
+    write_lines(src, [json.dumps(fixed)])
+    code, _, _ = run(db, "ingest", str(src), "-n", "maya")
+    assert code == 0
+    code, out, _ = run(db, "export", "-n", "maya")
+    rows = [json.loads(line) for line in out.splitlines()]
+    episode = next(r["data"] for r in rows if r.get("type") == "episode")
+    assert episode["occurred_at"].startswith("2026-02-10T19:00")
+    assert episode["session_id"] == "s1" and episode["external_id"] == "t1"
+
+
+def test_a_field_nothing_resembles_lists_the_fields_there_are(db: Path, tmp_path: Path) -> None:
+    src = write_lines(tmp_path / "m.jsonl", [json.dumps({"content": "x", "colour": "red"})])
+    code, _, err = run(db, "ingest", str(src), "--json")
+    assert code == 2
+    message = json.loads(err)["error"]["problems"][0]["message"]
+    assert message.startswith("colour: unknown field (the fields are content,")
+    assert "anything else goes in 'metadata'" in message
+    fact = {"record": "fact", "subject": "Sam", "predicate": "lives in", "object": "Leeds"}
+    write_lines(src, [json.dumps(fact | {"valid_from": "2025-01-01"})])
+    code, _, err = run(db, "ingest", str(src), "--json")
+    assert code == 2 and "did you mean 'valid_at'?" in err
+
+
+def test_jsonl_on_stdin_is_read_as_jsonl(db: Path) -> None:
+    """``… | memvault ingest -`` stored each record as its own braces and quotes."""
+    line = json.dumps({"content": "I live in Leeds.", "speaker": "Sam"})
+    code, out, _ = run(db, "ingest", "-", "-n", "maya", "--json", stdin=line + "\n")
+    assert code == 0 and json.loads(out)["created"] == 1
+    code, out, _ = run(db, "recall", "Leeds", "-n", "maya", "--json")
+    assert json.loads(out)[0]["text"] == "I live in Leeds."
+    code, _, err = run(db, "ingest", "-", "--json", stdin='{"content": "x", "colour": 1}\n')
+    assert code == 2 and "in stdin" in json.loads(err)["error"]["message"]
+    code, out, _ = run(db, "ingest", "-", "-n", "notes", "--json", stdin="{ a thought }\n")
+    assert code == 0 and json.loads(out)["created"] == 1, "not an object: a line of text"
