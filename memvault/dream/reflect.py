@@ -24,6 +24,7 @@ def snapshot(
         "conflicts": signal["conflict_count"],
         "duplicate_fact_groups": signal["duplicate_fact_groups"],
         "similar_entities": len(signal["similar_entities"]),
+        "similar_pairs": [f"{p['a']} / {p['b']}" for p in signal["similar_entities"][:3]],
         "central_entities": [
             {**c, "facts": facts_by_entity.get(c["entity"], 0)} for c in signal["central_entities"]
         ],
@@ -55,7 +56,10 @@ def derive_reflection(stats: Mapping[str, Any]) -> Reflection:
         if c["facts"] == 0 and c.get("mentions", OFTEN) >= OFTEN:
             gaps.append(f"{c['entity']} comes up often, but no fact names it")
     if stats["similar_entities"]:
-        gaps.append(f"{stats['similar_entities']} pair(s) of entities may be the same one")
+        shown = list(stats.get("similar_pairs", []))
+        more = stats["similar_entities"] - len(shown)
+        named = ": " + "; ".join(shown) + (f" and {more} more" if more > 0 else "") if shown else ""
+        gaps.append(f"{stats['similar_entities']} pair(s) of entities may be the same one{named}")
     return Reflection(insights=insights[:5], gaps=gaps[:5])
 
 

@@ -43,7 +43,10 @@ def similar_entities(ws: Workspace, limit: int = 50) -> list[dict[str, str]]:
     """Entity pairs that may be one entity (one name is the start of the other, e.g. "Ana"
     and "Ana Duarte"). Reported, not merged: an entity merge rewires facts and mentions and
     is for a human to confirm. In sorted order the longer names of a prefix follow it
-    directly, so this is a scan, not a comparison of every pair."""
+    directly, so this is a scan, not a comparison of every pair. Never two kinds of thing
+    (a person and an organisation), nor a place and a longer name: what starts with a
+    place's name is in it or named after it ("Leeds" and "Leeds General Infirmary", "York"
+    and "York 10k")."""
     names = sorted(
         (normalize_name(e.name), e.id) for e in ws.entities.values() if normalize_name(e.name)
     )
@@ -54,7 +57,10 @@ def similar_entities(ws: Workspace, limit: int = 50) -> list[dict[str, str]]:
                 if not longer.startswith(short):
                     break
                 continue
-            pairs.append({"a": ws.entities[short_id].name, "b": ws.entities[longer_id].name})
+            a, b = ws.entities[short_id], ws.entities[longer_id]
+            if len({a.type, b.type} - {"unknown"}) > 1 or a.type == "place":
+                continue
+            pairs.append({"a": a.name, "b": b.name})
             if len(pairs) >= limit:
                 return pairs
     return pairs

@@ -16,6 +16,7 @@ from memvault.ingest.objects import clean_object, name_run
 from memvault.ingest.others import facts_about_others
 from memvault.language.kinds import kind_of
 from memvault.language.lexicon import common_word
+from memvault.language.text import join_abbreviations
 from memvault.llm.prompts import ExtractedEntity, ExtractedFact, Extraction
 
 _OBJ = r"(?P<obj>[^.,!?;:()\"]+?)"
@@ -89,7 +90,7 @@ RULES: tuple[_Rule, ...] = (
     ),
     _rule(rf"\bI(?:'m| am) (?:originally )?from {_OBJ}", "from", "{s} is from {o}", 0.8, True),
     _rule(
-        rf"\bI {_INTENS}started (?:a new job |working )?at {_OBJ}",
+        rf"\bI {_INTENS}started (?:a new job |working |as an? \w+(?: \w+)? )?at {_OBJ}",
         "works_at",
         "{s} works at {o}",
         0.75,
@@ -225,6 +226,7 @@ _FIRST_PERSON = re.compile(r"\b(?:I|my|we)\b", re.IGNORECASE)
 def extract(text: str, *, speaker: str | None, subject_hint: str = "user") -> Extraction:
     """Entities and first-person facts of one memory, by rule."""
     subject = speaker or subject_hint
+    text = join_abbreviations(text)  # "St. Louis" is one name
     entities: dict[str, ExtractedEntity] = {}
     if speaker:
         entities[speaker.lower()] = ExtractedEntity(name=speaker, type="person")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 ELLIPSIS = "…"
 
 
@@ -61,3 +63,16 @@ def tail_chunks(
             break
         start = max(end - overlap, start + 1)
     return out
+
+
+# Abbreviations that stand before a name ("St. Louis", "Mt. Rainier", "Dr. Patel"): their
+# period ends no sentence, and a reader that stops at periods took "St" for a place of its own
+# ("I moved to St. Louis" lived in "St"). Not those after a name ("Jr."): they end sentences.
+_BEFORE_A_NAME = re.compile(
+    r"\b(St|Ste|Mt|Ft|Pt|Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Capt|Lt|Sgt|Col|Gov|Sen)\.(?=[ \t]+[A-Z])"
+)
+
+
+def join_abbreviations(text: str) -> str:
+    """``text`` with the period after such an abbreviation removed ("St Louis")."""
+    return _BEFORE_A_NAME.sub(r"\1", text)

@@ -308,3 +308,33 @@ def test_similar_entities_pairs_a_name_with_its_longer_forms_only() -> None:
     ws = workspace(*(Entity(namespace=NS, name=n, created_at=NOW, last_seen_at=NOW) for n in names))
     pairs = {(p["a"], p["b"]) for p in similar_entities(ws)}
     assert pairs == {("Ana", "Ana Duarte"), ("Anabel", "Anabel Ruiz"), ("Bo", "Bo Li")}
+
+
+def test_similar_entities_leaves_out_a_place_and_two_kinds_and_names_the_pairs() -> None:
+    """ "Leeds" and "Leeds General Infirmary" were reported as maybe one entity, and the
+    dream's gap said only "1 pair(s)", naming neither."""
+    from memvault.dream.reflect import derive_reflection, snapshot
+    from memvault.dream.signal import similar_entities
+
+    typed = [
+        ("Leeds", "place"),
+        ("Leeds General Infirmary", "unknown"),
+        ("Jordan", "person"),
+        ("Jordan Motors", "organization"),
+        ("Ana", "person"),
+        ("Ana Duarte", "unknown"),
+    ]
+    ws = workspace(
+        *(Entity(namespace=NS, name=n, type=t, created_at=NOW, last_seen_at=NOW) for n, t in typed)
+    )
+    found = similar_entities(ws)
+    assert [(p["a"], p["b"]) for p in found] == [("Ana", "Ana Duarte")]
+    orient = {"new": {"episodes": 1, "sessions": 1}, "totals": {}, "sessions": []}
+    signal = {
+        "conflict_count": 0,
+        "duplicate_fact_groups": 0,
+        "similar_entities": found,
+        "central_entities": [],
+    }
+    gaps = derive_reflection(snapshot(orient, signal, {})).gaps
+    assert gaps == ["1 pair(s) of entities may be the same one: Ana / Ana Duarte"]

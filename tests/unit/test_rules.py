@@ -224,3 +224,26 @@ def test_what_a_named_person_is_said_to_do_is_their_fact(
 ) -> None:
     found = extract(text, speaker="Lea").facts
     assert {(f.subject, f.predicate, f.object) for f in found} == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "fact"),
+    [
+        ("I moved to St. Louis in May.", "St Louis", ("lives_in", "St Louis")),
+        ("We hiked Mt. Rainier last week.", "Mt Rainier", None),
+        (
+            "I just started as a nurse at St. Mary's Hospital in Leeds.",
+            "St Mary's Hospital",
+            ("works_at", "St Mary's Hospital"),
+        ),
+        ("Dr. Patel says my knee is fine.", "Patel", None),
+    ],
+)
+def test_an_abbreviation_before_a_name_ends_no_sentence(
+    text: str, name: str, fact: tuple[str, str] | None
+) -> None:
+    """ "I moved to St. Louis" lived in "St"; "Dr. Patel" opened a sentence of its own."""
+    out = extract(text, speaker="Sam")
+    found = {e.name: e.tentative for e in out.entities}
+    assert found.get(name) is False and "St" not in found and "Mt" not in found
+    assert [(f.predicate, f.object) for f in out.facts] == ([fact] if fact else [])
