@@ -4,6 +4,10 @@ pronoun ("now I hate it" names nothing), and a named object only its run of capi
 
 from __future__ import annotations
 
+import re
+
+from memvault.language.kinds import kind_of
+
 # a pronoun stands for something said elsewhere: "now I hate it" names no object
 _PRONOUNS = frozenset(
     """
@@ -36,13 +40,33 @@ def name_run(obj: str) -> str:
     return " ".join(words[:end])
 
 
-def clean_object(raw: str) -> str:
+def clean_object(raw: str, *, named: bool = False) -> str:
+    """The object a rule read, or "" when it names nothing: more than six words, a pronoun.
+    ``named``: its run of capitalised words first ("Lisbon at the start of the year")."""
     words = raw.strip().split()
     if len(words) > 1 and words[0].lower() == "to":
         words = words[1:]
+    if named:
+        words = name_run(" ".join(words)).split()
     if not words or len(words) > 6:
         return ""
     obj = " ".join(words).strip(" '\"’")
     if obj.lower() in _PRONOUNS:
         return ""
     return obj if any(c.isalnum() for c in obj) else ""
+
+
+_AT_A_NAME = re.compile(r"\s+at\s+(?:the\s+)?[A-Z]")
+
+
+def moved_home(obj: str, after: str) -> bool:
+    """Whether "moved to ``obj``" (``after``: the words that follow it) says where someone
+    lives: a name that is no person, organisation or work ("Harrogate", "the Netherlands"),
+    not part of something named after it ("the ICU at Leeds General Infirmary": a ward).
+    One moves to a team, a shift or a department too ("the night shift", "marketing"): a
+    move to what no capital names is no new home by rule (the episode still says it)."""
+    words = obj.split()
+    lead = 1 if len(words) > 1 and words[0].lower() in {"the", "a", "an"} else 0
+    if not words[lead:] or not words[lead][:1].isupper() or _AT_A_NAME.match(after):
+        return False
+    return kind_of(" ".join(words[lead:])) not in {"person", "organization", "thing"}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memvault.ingest.objects import clean_object, name_run
+from memvault.ingest.objects import clean_object, moved_home
 from memvault.ingest.others import facts_about_others
 from memvault.language.kinds import kind_of
 from memvault.language.lexicon import common_word
@@ -44,13 +44,20 @@ class _Rule:
     template: str  # how the statement reads; {s} subject, {o} object, {rel} relation
     confidence: float
     object_is_entity: bool = False
+    move: bool = False  # "moved to X": a new home only if X is a place (objects.moved_home)
 
 
 def _rule(
-    regex: str, predicate: str, template: str, confidence: float = 0.75, entity: bool = False
+    regex: str,
+    predicate: str,
+    template: str,
+    confidence: float = 0.75,
+    entity: bool = False,
+    move: bool = False,
 ) -> _Rule:
     end = _END_ENTITY if entity else _END
-    return _Rule(re.compile(regex + end, re.IGNORECASE), predicate, template, confidence, entity)
+    pattern = re.compile(regex + end, re.IGNORECASE)
+    return _Rule(pattern, predicate, template, confidence, entity, move)
 
 
 _RELATIONS = (
@@ -72,6 +79,7 @@ RULES: tuple[_Rule, ...] = (
         "{s} lives in {o}",
         0.75,
         True,
+        move=True,
     ),
     # a move said for the household ("we moved to X") is the speaker's move too
     _rule(
@@ -80,6 +88,7 @@ RULES: tuple[_Rule, ...] = (
         "{s} lives in {o}",
         0.75,
         True,
+        move=True,
     ),
     _rule(
         rf"\bI(?:'m| am) (?:now |currently )?based in {_OBJ}",
@@ -374,15 +383,21 @@ def _entity_type(before: str, words: list[str], quoted: bool = False) -> str:
     return kind_of(" ".join(words), before, quoted=quoted) or "unknown"
 
 
+def _after(match: re.Match[str], obj: str, text: str) -> str:
+    """What follows the object ``obj`` read from ``match``: the rest of the words the rule
+    took ("at Leeds General Infirmary" after "the ICU"), then the rest of the text."""
+    raw = match.group("obj")
+    at = raw.find(obj)
+    return (raw[at + len(obj) :] if at >= 0 else "") + text[match.end() :]
+
+
 def _facts(text: str, subject: str) -> list[ExtractedFact]:
     out: list[ExtractedFact] = []
     seen: set[tuple[str, str]] = set()
     for rule in RULES:
         for match in rule.pattern.finditer(text):
-            obj = clean_object(match.group("obj"))
-            if rule.object_is_entity:
-                obj = name_run(obj)
-            if not obj:
+            obj = clean_object(match.group("obj"), named=rule.object_is_entity)
+            if not obj or (rule.move and not moved_home(obj, _after(match, obj, text))):
                 continue
             groups = match.groupdict()
             rel = (groups.get("rel") or "").lower()

@@ -247,3 +247,23 @@ def test_an_abbreviation_before_a_name_ends_no_sentence(
     found = {e.name: e.tentative for e in out.entities}
     assert found.get(name) is False and "St" not in found and "Mt" not in found
     assert [(f.predicate, f.object) for f in out.facts] == ([fact] if fact else [])
+
+
+@pytest.mark.parametrize(
+    ("text", "home"),
+    [
+        ("I moved to Lisbon at the start of the year.", "Lisbon"),
+        ("I moved to the Netherlands.", "the Netherlands"),
+        ("We finally moved to Porto!", "Porto"),
+        ("I moved to the night shift.", None),
+        ("I moved to the other team last week.", None),
+        ("I moved to marketing.", None),
+        ("Big news: I moved to the ICU at Leeds General Infirmary.", None),
+        ("I'm moving to Acme Corp next month.", None),
+    ],
+)
+def test_a_move_is_a_new_home_only_to_a_place(text: str, home: str | None) -> None:
+    """ "I moved to the ICU at Leeds General Infirmary" lived in "the ICU"; "moved to the
+    night shift" lived there too; "Lisbon at the start of the year" was too long to be read."""
+    facts = [(f.predicate, f.object) for f in extract(text, speaker="Sam").facts]
+    assert facts == ([("lives_in", home)] if home else [])
