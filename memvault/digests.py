@@ -5,16 +5,28 @@ with (docs/folds.md)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memvault.container import Capability, Facade
 
 if TYPE_CHECKING:
     from memvault.folds import FoldReport
+    from memvault.kg.model import Fact
     from memvault.primer import Primer
 
+FACT_LINES = 25  # the primer's facts: the newest this many valid now
 
-class Digests(Capability[Facade]):
+
+class DigestsFacade(Facade, Protocol):
+    """What the digests read of the facade beyond the container: the facts valid now and
+    those a newer value contests (the knowledge capability)."""
+
+    def facts(self, *, namespace: str | None = None, limit: int = 1000) -> list[Fact]: ...
+
+    def contested(self, *, namespace: str | None = None) -> dict[str, Fact]: ...
+
+
+class Digests(Capability[DigestsFacade]):
     def fold(
         self,
         *,
@@ -75,8 +87,18 @@ class Digests(Capability[Facade]):
             ns,
             budget_tokens=budget,
             persona=self._persona_lines(ns),
+            facts=self._fact_lines(ns),
             project=project.strip() if project and project.strip() else None,
         )
+
+    def _fact_lines(self, ns: str) -> list[str]:
+        """The facts valid now, newest first, one a line with the day each became true; an
+        older value a newer one contests (no dream has judged them yet) is left out, so the
+        session does not start from the old situation."""
+        contested = self.vault.contested(namespace=ns)
+        valid = [f for f in self.vault.facts(namespace=ns, limit=5000) if f.id not in contested]
+        valid.sort(key=lambda f: (f.valid_at, f.confidence), reverse=True)
+        return [f"- {f.statement} (since {f.valid_at:%Y-%m-%d})" for f in valid[:FACT_LINES]]
 
     def _persona_lines(self, ns: str) -> list[str]:
         """Current attitudes (most confident first) and skills at L2 or above, one a line."""

@@ -2,9 +2,10 @@
 token budget, with its economics.
 
 It holds each memory type's fold digest (``memvault.folds``), the person's current attitudes
-and skills at L2 or above (the persona layers, passed in as lines) and the number of changes
-waiting for review and of unseen discoveries. Its cost is O(types) reads plus bounded
-listings, whatever the history's length. Budgets are
+and skills at L2 or above (the persona layers, passed in as lines), the facts valid now
+(newest first, passed in as lines) and the number of changes waiting for review and of
+unseen discoveries. Its cost is O(types) reads plus bounded listings, whatever the history's
+length. Budgets are
 tokens of an LLM tokenizer (memvault.language.tokens: o200k_base when installed, else
 characters / 4, said in ``tokenizer``) and enforced in code: sections are added in order of use
 (who the user is first, raw episodes last) and the last one that does not fit is clipped.
@@ -85,6 +86,7 @@ def build(
     *,
     budget_tokens: int,
     persona: list[str] | None = None,
+    facts: list[str] | None = None,
     project: str | None = None,
 ) -> Primer:
     state = cells(store, namespace)
@@ -118,6 +120,8 @@ def build(
         blocks.append(
             ("persona", "How they like things done, and what they know:\n" + "\n".join(persona))
         )
+    if facts:
+        blocks.append(("facts", "What is true now (newest first):\n" + "\n".join(facts)))
     for t in ORDER:
         digest = state[t].digest.strip()
         if digest:

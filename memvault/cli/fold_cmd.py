@@ -101,7 +101,9 @@ def primer(
     data = block.to_dict()
 
     def render() -> None:
-        typer.echo(block.text or "(nothing folded yet: run `memvault fold --apply`)")
+        typer.echo(block.text or "(empty: nothing folded yet)")
+        if block.episodes_covered == 0:
+            console.print("[dim]no digest yet: `memvault fold --apply` folds what was written[/]")
         console.print(
             f"\n[dim]{block.tokens} of {block.budget_tokens} tokens ({tokenizer().name})"
             f"{', clipped' if block.clipped else ''}; covers {block.episodes_covered} episodes"

@@ -339,3 +339,27 @@ def test_folds_per_project_primer_economics_forget_and_dump(tmp_path: Path) -> N
         vault.fold(apply=True, rebuild=True)
         assert "round_11.py" in vault.primer(project="billing").text
         assert "round_0.py" not in vault.primer(project="billing").text
+
+
+def test_the_primer_starts_from_the_facts_true_now(tmp_path: Path) -> None:
+    """A session started with the digests alone: nothing said where the user lives now,
+    and an older value a newer one contests must not be handed over as current."""
+    with open_vault(tmp_path / "v.db") as vault:
+        vault.write("I live in Porto.", speaker="Maya", now=T0)
+        vault.write("I work at Helio Labs.", speaker="Maya", now=T0 + timedelta(days=30))
+        vault.write("I live in Lisbon now.", speaker="Maya", now=T0 + timedelta(days=200))
+        ended = vault.add_fact(
+            "Maya", "team", "billing", valid_at=T0, invalid_at=T0 + timedelta(days=90)
+        )
+        assert ended.id
+        assert "Maya lives in Porto" in {f.statement for f in vault.facts()}  # no dream yet
+        text = vault.primer().text
+        section = text.split("\n\n")[0]
+        assert section.splitlines() == [
+            "What is true now (newest first):",
+            "- Maya lives in Lisbon (since 2025-07-20)",
+            "- Maya works at Helio Labs (since 2025-01-31)",
+        ]
+        assert "billing" not in text
+        small = vault.primer(budget_tokens=60)
+        assert tokens(small.text) <= 60 and small.sections[0] == "facts"
