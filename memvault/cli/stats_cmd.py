@@ -27,7 +27,9 @@ def stats(
         for r in rows:  # one narrow table per namespace: it reads in any terminal
             table = Table("", str(r["namespace"]), show_header=True)
             for key, value in r.items():
-                if key != "namespace":
+                if key == "janitor" and isinstance(value, dict):
+                    table.add_row(key, _janitor(value))
+                elif key != "namespace":
                     table.add_row(key, _cell(value))
             console.print(table)
 
@@ -39,6 +41,23 @@ def _cell(v: object) -> str:
     if isinstance(v, dict):
         return ", ".join(f"{k} {len(n) if isinstance(n, list) else n}" for k, n in v.items())
     return "-" if v is None else str(v)
+
+
+def _janitor(snap: dict[str, object]) -> str:
+    """The janitor's snapshot in words: its keys are seed 002's ("lastCulledEpisodeIds" are the
+    episodes handed to the tiers, not erased), shown as they are only under --json."""
+
+    def n(key: str) -> int:
+        value = snap.get(key)
+        return len(value) if isinstance(value, list) else 0
+
+    return (
+        f"last run {str(snap.get('lastRunAt', '?'))[:16].replace('T', ' ')} "
+        f"({snap.get('lastRunId', '?')}): {n('lastCulledFactIds')} decayed facts retired, "
+        f"{n('lastCulledEpisodeIds')} episodes past the TTL handed to the tiers (kept), "
+        f"{n('lastMarkedStaleEpisodeIds')} marked stale; {snap.get('totalRuns', 0)} run(s), "
+        f"schedule {snap.get('schedule', '?')}"
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -233,3 +233,21 @@ def test_jsonl_on_stdin_is_read_as_jsonl(db: Path) -> None:
     assert code == 2 and "in stdin" in json.loads(err)["error"]["message"]
     code, out, _ = run(db, "ingest", "-", "-n", "notes", "--json", stdin="{ a thought }\n")
     assert code == 0 and json.loads(out)["created"] == 1, "not an object: a line of text"
+
+
+def test_stats_says_the_janitor_kept_what_it_handed_to_the_tiers(db: Path, tmp_path: Path) -> None:
+    """The janitor's snapshot read "lastCulledEpisodeIds 3" in `memvault stats`, as if three
+    memories had been erased; they were handed to the tiers, whole."""
+    lines = [
+        json.dumps({"content": f"Old note {i} about the garden.", "occurred_at": f"2020-01-0{i}"})
+        for i in range(1, 4)
+    ]
+    src = write_lines(tmp_path / "old.jsonl", lines)
+    assert run(db, "ingest", str(src), "-n", "maya")[0] == 0
+    assert run(db, "janitor", "-n", "maya", "--apply")[0] == 0
+    code, out, _ = run(db, "stats", "-n", "maya")
+    said = " ".join(out.replace("│", " ").split())
+    assert code == 0 and "3 episodes past the TTL handed to the tiers (kept)" in said
+    assert "lastCulled" not in said and _episodes(db) == 3
+    code, out, _ = run(db, "stats", "-n", "maya", "--json")
+    assert len(json.loads(out)["janitor"]["lastCulledEpisodeIds"]) == 3  # seed 002's keys
