@@ -16,7 +16,7 @@ from memvault.ingest.objects import clean_object, moved_home
 from memvault.ingest.others import facts_about_others
 from memvault.language.kinds import kind_of
 from memvault.language.lexicon import common_word
-from memvault.language.text import join_abbreviations
+from memvault.language.text import join_abbreviations, shared_subject
 from memvault.llm.prompts import ExtractedEntity, ExtractedFact, Extraction
 
 _OBJ = r"(?P<obj>[^.,!?;:()\"]+?)"
@@ -243,7 +243,7 @@ def extract(text: str, *, speaker: str | None, subject_hint: str = "user") -> Ex
         had = entities.get(name.lower())
         if had is None or (had.tentative and not tentative):
             entities[name.lower()] = ExtractedEntity(name=name, type=etype, tentative=tentative)
-    facts = _facts(text, subject) if _FIRST_PERSON.search(text) else []
+    facts = _facts(shared_subject(text), subject) if _FIRST_PERSON.search(text) else []
     facts += facts_about_others(text, speaker)  # "my sister Joana lives in Porto"
     for fact in facts:
         if fact.object_is_entity:

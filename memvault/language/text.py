@@ -76,3 +76,34 @@ _BEFORE_A_NAME = re.compile(
 def join_abbreviations(text: str) -> str:
     """``text`` with the period after such an abbreviation removed ("St Louis")."""
     return _BEFORE_A_NAME.sub(r"\1", text)
+
+
+# "I live in Denver and work as a pharmacist": the second clause has no subject of its own
+# and shares the first's. Only a verb in its plain form, which agrees with "I" ("works" after
+# "and" has another subject: "my sister lives in Rome and works at Fiat"), and only after an
+# "I" in the same sentence with no other subject between (he, she, they, my sister …).
+_SHARED = re.compile(
+    r"\b(and|but)\s+(?=(?:also |now |still |then |just |really )?"
+    r"(?:work|live|moved|relocated|started|joined|love|like|enjoy|adore|hate|dislike|prefer)\b)"
+)
+_OTHER_SUBJECT = re.compile(r"\b(?:he|she|they|we|you|it|my|our|his|her|their)\b", re.IGNORECASE)
+_SENTENCES = re.compile(r"[^.!?\n]+[.!?\n]*")
+
+
+def shared_subject(text: str) -> str:
+    """``text`` with "I" said again where a first-person clause's verb runs on after "and" or
+    "but" ("… and I work as a pharmacist"), so that what is read of one clause is read of
+    the next."""
+
+    def sentence(m: re.Match[str]) -> str:
+        s = m.group(0)
+        out, last = [], 0
+        for c in _SHARED.finditer(s):
+            head = s[: c.start()]
+            at = max((i.end() for i in re.finditer(r"\bI\b", head)), default=-1)
+            if at >= 0 and not _OTHER_SUBJECT.search(head[at:]):
+                out.append(s[last : c.end()] + "I ")
+                last = c.end()
+        return "".join(out) + s[last:]
+
+    return _SENTENCES.sub(sentence, text)

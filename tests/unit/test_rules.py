@@ -267,3 +267,26 @@ def test_a_move_is_a_new_home_only_to_a_place(text: str, home: str | None) -> No
     night shift" lived there too; "Lisbon at the start of the year" was too long to be read."""
     facts = [(f.predicate, f.object) for f in extract(text, speaker="Sam").facts]
     assert facts == ([("lives_in", home)] if home else [])
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        (
+            "I live in Denver and work as a pharmacist.",
+            {("lives_in", "Denver"), ("occupation", "pharmacist")},
+        ),
+        (
+            "I moved to Boulder and started at Acme.",
+            {("lives_in", "Boulder"), ("works_at", "Acme")},
+        ),
+        ("I love hiking but hate running.", {("likes", "hiking"), ("dislikes", "running")}),
+        ("I think my sister lives in Rome and works at Fiat.", set()),
+        ("I told her to move to Rome and live with Ana.", set()),
+    ],
+)
+def test_a_clause_after_and_shares_the_first_persons_subject(
+    text: str, facts: set[tuple[str, str]]
+) -> None:
+    """ "I live in Denver and work as a pharmacist" gave where Sam lives, not what Sam does."""
+    assert {(f.predicate, f.object) for f in extract(text, speaker="Sam").facts} == facts
