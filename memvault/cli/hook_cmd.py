@@ -1,6 +1,7 @@
 """Agent hooks: ``memvault hook session-start`` prints the primer when an agent's session
 begins (Claude Code's ``SessionStart`` hook, and any agent CLI that runs a command at session
-start and reads its output as context: docs/hooks.md).
+start and reads its output as context: docs/hooks.md); ``memvault hook prompt`` prints the
+memories that matter for the prompt just sent and keeps the prompt (``UserPromptSubmit``).
 
 A hook must never break the agent's session: whatever goes wrong (no vault yet, an unreadable
 event, a locked file), it prints nothing, writes one line to stderr and exits 0.
@@ -8,6 +9,7 @@ event, a locked file), it prints nothing, writes one line to stderr and exits 0.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sys
@@ -17,6 +19,7 @@ from typing import Annotated, Any, Literal
 import typer
 
 from memvault.cli.output import NamespaceOpt, open_vault
+from memvault.errors import ConflictError
 from memvault.folds import projects
 from memvault.kg.model import NAMESPACE_PATTERN
 
@@ -94,6 +97,97 @@ def session_start(
         raise typer.Exit(0) from None
     if output == "claude-code":
         context = {"hookEventName": "SessionStart", "additionalContext": text}
+        print(json.dumps({"hookSpecificOutput": context}))
+    else:
+        print(text)
+
+
+PROMPT_K = 5  # memories shown beside a prompt: a few lines, not a second primer
+# shown only when it scores at least this share of the best one: a prompt about knees and
+# running brings the runs, not the cat that ranked fifth at a third of their score
+PROMPT_FLOOR = 0.5
+
+
+def _worth_showing(hits: list[Any], prompt: str, session: str | None, k: int) -> list[Any]:
+    """The hits a prompt's context gains from: not what this session said (the agent has
+    it), nor the prompt itself (said before in the same words), and near the best one."""
+    said = " ".join(prompt.split()).casefold()
+    kept = [
+        h
+        for h in hits
+        if " ".join(h.text.split()).casefold() != said
+        and not (session and h.episode is not None and h.episode.session_id == session)
+    ]
+    best = max((h.score for h in kept), default=0.0)
+    return [h for h in kept if h.score >= PROMPT_FLOOR * best][:k]
+
+
+def _recalled_block(hits: list[Any]) -> str:
+    lines = []
+    for h in hits:
+        when = f"{h.episode.occurred_at:%Y-%m-%d} " if h.episode else ""
+        who = f"{h.episode.speaker}: " if h.episode and h.episode.speaker else ""
+        if h.fact is not None:
+            when = f"{h.fact.valid_at:%Y-%m-%d} (fact) "
+        lines.append(f"- {when}{who}{' '.join(h.text.split())}")
+    return "Memories that may matter here (memvault):\n" + "\n".join(lines) if lines else ""
+
+
+@hook_app.command("prompt")
+def prompt(
+    k: Annotated[int, typer.Option(help="At most this many memories.", min=1, max=50)] = PROMPT_K,
+    write: Annotated[
+        bool,
+        typer.Option(
+            help="Also keep the prompt as a memory of the user (--speaker, the event's "
+            "session), after recalling for it."
+        ),
+    ] = True,
+    speaker: Annotated[
+        str, typer.Option(help="Who the prompts are from (the name the user goes by).")
+    ] = "user",
+    output: Annotated[
+        Literal["text", "claude-code"],
+        typer.Option(
+            help="text: the memories as plain text; claude-code: Claude Code's JSON "
+            "(hookSpecificOutput.additionalContext)."
+        ),
+    ] = "text",
+    namespace: NamespaceOpt = None,
+) -> None:
+    """Print the memories that matter for the prompt the user just sent (Claude Code's
+    ``UserPromptSubmit`` hook), and keep the prompt. Reads the hook's event (JSON) on stdin:
+    ``prompt`` is recalled for, as the primer's namespace is chosen (``cwd``, else
+    --namespace, else the default), leaving out this session's own memories (``session_id``:
+    the agent holds them) and any below half the best one's score; then, unless --no-write,
+    the prompt is written as a memory (a prompt forgotten before is not). Prints nothing
+    when nothing is found. Never fails: on any error it prints nothing, logs one line to
+    stderr and exits 0."""
+    try:
+        event = read_event(sys.stdin.buffer.read() if not sys.stdin.isatty() else b"")
+        said = event.get("prompt")
+        if not isinstance(said, str) or not said.strip():
+            return
+        raw = event.get("session_id")
+        session = raw.strip()[:256] if isinstance(raw, str) and raw.strip() else None
+        with open_vault() as vault:
+            ns = namespace or project_namespace(project_name(event), vault.namespaces())
+            ns = ns or vault.ns(None)
+            known = ns in vault.namespaces()
+            hits = list(vault.recall(said, namespace=ns, k=2 * k + 5)) if known else []
+            if write:
+                fields = {"speaker": speaker, "type": "episodic", "session_id": session}
+                with contextlib.suppress(ConflictError):  # forgotten before: it stays out
+                    vault.write(said, namespace=ns, **fields)
+        text = _recalled_block(_worth_showing(hits, said, session, k))
+    except Exception as exc:  # the agent's session goes on without memories
+        why = f"{type(exc).__name__}: {exc}"
+        print(f"memvault hook prompt: nothing recalled ({why})", file=sys.stderr)
+        raise typer.Exit(0) from None
+    if not text:
+        return
+    if output == "claude-code":
+        context = {"hookEventName": "UserPromptSubmit", "additionalContext": text}
         print(json.dumps({"hookSpecificOutput": context}))
     else:
         print(text)

@@ -21,7 +21,9 @@ T0 = datetime(2025, 3, 1, tzinfo=UTC)
 MAIN = "from memvault.cli.main import app; app(prog_name='memvault')"
 
 
-def _hook(db: Path, stdin: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
+def _hook(
+    db: Path, stdin: bytes, *args: str, command: str = "session-start"
+) -> subprocess.CompletedProcess[bytes]:
     env = {
         **os.environ,
         "MEMVAULT_DB_PATH": str(db),
@@ -29,7 +31,7 @@ def _hook(db: Path, stdin: bytes, *args: str) -> subprocess.CompletedProcess[byt
         "HF_HUB_OFFLINE": "1",
     }
     return subprocess.run(
-        [sys.executable, "-c", MAIN, "hook", "session-start", *args],
+        [sys.executable, "-c", MAIN, "hook", command, *args],
         input=stdin,
         capture_output=True,
         env=env,
@@ -110,3 +112,51 @@ def test_a_project_folded_inside_a_namespace_gets_its_own_primer(tmp_path: Path)
     done = _hook(db, json.dumps({"cwd": "/home/dev/payments"}).encode())
     out = done.stdout.decode()
     assert done.returncode == 0 and "make refund-batch" in out and "npm run" not in out
+
+
+def _memories(db: Path, namespace: str) -> list[str]:
+    with MemVault.open(db, embedder=HashingEmbedder(), clock=FixedClock(T0)) as vault:
+        return [e.content for e in vault.store.list_episodes(namespace)]
+
+
+def test_a_prompt_brings_what_other_sessions_said_and_is_kept(tmp_path: Path) -> None:
+    """``UserPromptSubmit``: the memories of other sessions that matter for the prompt,
+    never this session's own (the agent holds them) nor the prompt said again; the prompt
+    is then kept as the user's memory."""
+    db = tmp_path / "v.db"
+    with MemVault.open(db, embedder=HashingEmbedder(), clock=FixedClock(T0)) as vault:
+        vault.write("My knees hurt after long runs.", speaker="Sam", session_id="old", now=T0)
+        vault.write("The cat knocked over the plant.", speaker="Sam", session_id="old", now=T0)
+        vault.write("Knees again: the stairs hurt today.", speaker="Sam", session_id="now")
+    prompt = "Any stretches for knees that hurt after runs?"
+    event = {"prompt": prompt, "session_id": "now", "cwd": "/home/sam"}
+    done = _hook(db, json.dumps(event).encode(), "--speaker", "Sam", command="prompt")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.decode()
+    assert out.startswith("Memories that may matter here (memvault):")
+    assert "Sam: My knees hurt after long runs." in out
+    assert "stairs" not in out and "cat" not in out  # this session's; below the floor
+    kept = _memories(db, "default")
+    assert prompt in kept and len(kept) == 4
+    # said again: the prompt is no memory of its own beside it; Claude Code's JSON
+    again = {"prompt": prompt, "session_id": "later"}
+    done = _hook(db, json.dumps(again).encode(), "--output", "claude-code", command="prompt")
+    answer = json.loads(done.stdout)["hookSpecificOutput"]
+    assert answer["hookEventName"] == "UserPromptSubmit"
+    assert prompt not in answer["additionalContext"]
+    assert "Knees again: the stairs" in answer["additionalContext"]  # another session now
+    done = _hook(
+        db, json.dumps(again | {"prompt": "thanks"}).encode(), "--no-write", command="prompt"
+    )
+    assert done.returncode == 0 and len(_memories(db, "default")) == 5
+
+
+@pytest.mark.parametrize("stdin", [b"not json", b'{"prompt": 12}', b'{"prompt": "   "}', b""])
+def test_a_prompt_hook_without_a_prompt_prints_nothing_and_exits_0(
+    tmp_path: Path, stdin: bytes
+) -> None:
+    done = _hook(tmp_path / "missing.db", stdin, command="prompt")
+    assert done.returncode == 0 and done.stdout == b""
+    assert not (tmp_path / "missing.db").exists()
+    if stdin == b"not json":
+        assert done.stderr.decode().startswith("memvault hook prompt: nothing recalled")
