@@ -80,12 +80,17 @@ def join_abbreviations(text: str) -> str:
 
 # "I live in Denver and work as a pharmacist": the second clause has no subject of its own
 # and shares the first's. Only a verb in its plain form, which agrees with "I" ("works" after
-# "and" has another subject: "my sister lives in Rome and works at Fiat"), and only after an
-# "I" in the same sentence with no other subject between (he, she, they, my sister …).
+# "and" has another subject: "my sister lives in Rome and works at Fiat"), never one that is
+# also a noun or a preposition ("the self-acceptance and love theme", "but like I said"),
+# and only after an "I" in the same sentence with no other subject between (he, she, they,
+# my sister …).
 _SHARED = re.compile(
     r"\b(and|but)\s+(?=(?:also |now |still |then |just |really )?"
-    r"(?:work|live|moved|relocated|started|joined|love|like|enjoy|adore|hate|dislike|prefer)\b)"
+    r"(?:work|live|moved|relocated|started|joined|enjoy|adore|hate|dislike|prefer)\b)"
 )
+# "to learn something new and work as a team": the clause runs on from an infinitive, not
+# from "I" ("moved to Boulder and started at Acme" goes to a name)
+_INFINITIVE = re.compile(r"\bto\s+(?!the\b|an?\b)[a-z]")
 _OTHER_SUBJECT = re.compile(r"\b(?:he|she|they|we|you|it|my|our|his|her|their)\b", re.IGNORECASE)
 _SENTENCES = re.compile(r"[^.!?\n]+[.!?\n]*")
 
@@ -101,7 +106,8 @@ def shared_subject(text: str) -> str:
         for c in _SHARED.finditer(s):
             head = s[: c.start()]
             at = max((i.end() for i in re.finditer(r"\bI\b", head)), default=-1)
-            if at >= 0 and not _OTHER_SUBJECT.search(head[at:]):
+            between = head[at:] if at >= 0 else ""
+            if at >= 0 and not _OTHER_SUBJECT.search(between) and not _INFINITIVE.search(between):
                 out.append(s[last : c.end()] + "I ")
                 last = c.end()
         return "".join(out) + s[last:]
