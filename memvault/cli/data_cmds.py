@@ -271,7 +271,17 @@ def export(
             )
         with open_vault() as vault:
             done = vault.export_memory_dir(target, namespace=namespace)
-        emit(done, as_json, lambda: console.print(f"wrote {done['files']} memories to {target}"))
+
+        def said() -> None:
+            console.print(f"wrote {done['files']} memories to {target}")
+            if not done["files"]:
+                console.print(
+                    "[dim]a MEMORY.md directory holds typed memories (user, feedback, project,"
+                    " reference); episodic turns stay in the vault: `memvault export` dumps"
+                    " everything[/]"
+                )
+
+        emit(done, as_json, said)
         return
     with open_vault() as vault:
         if out is None:
