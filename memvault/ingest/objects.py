@@ -51,7 +51,8 @@ def clean_object(raw: str, *, named: bool = False) -> str:
     if not words or len(words) > 6:
         return ""
     obj = " ".join(words).strip(" '\"’")
-    if obj.lower() in _PRONOUNS:
+    # a pronoun, or one that leads ("I love them for that"), or "to" alone ("I love to.")
+    if obj.lower() in _PRONOUNS or obj.lower() == "to" or obj.split()[0].lower() in _PRONOUNS:
         return ""
     return obj if any(c.isalnum() for c in obj) else ""
 

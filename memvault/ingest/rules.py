@@ -44,7 +44,9 @@ class _Rule:
     template: str  # how the statement reads; {s} subject, {o} object, {rel} relation
     confidence: float
     object_is_entity: bool = False
-    move: bool = False  # "moved to X": a new home only if X is a place (objects.moved_home)
+    # what the object must be: "place" ("moved to X": a new home only if X is one,
+    # objects.moved_home), "name" ("my partner is X": not "pregnant", "a golden retriever")
+    needs: str = ""
 
 
 def _rule(
@@ -53,11 +55,11 @@ def _rule(
     template: str,
     confidence: float = 0.75,
     entity: bool = False,
-    move: bool = False,
+    needs: str = "",
 ) -> _Rule:
     end = _END_ENTITY if entity else _END
     pattern = re.compile(regex + end, re.IGNORECASE)
-    return _Rule(pattern, predicate, template, confidence, entity, move)
+    return _Rule(pattern, predicate, template, confidence, entity, needs)
 
 
 _RELATIONS = (
@@ -79,7 +81,7 @@ RULES: tuple[_Rule, ...] = (
         "{s} lives in {o}",
         0.75,
         True,
-        move=True,
+        needs="place",
     ),
     # a move said for the household ("we moved to X") is the speaker's move too
     _rule(
@@ -88,7 +90,7 @@ RULES: tuple[_Rule, ...] = (
         "{s} lives in {o}",
         0.75,
         True,
-        move=True,
+        needs="place",
     ),
     _rule(
         rf"\bI(?:'m| am) (?:now |currently )?based in {_OBJ}",
@@ -161,6 +163,7 @@ RULES: tuple[_Rule, ...] = (
         "{s}'s {rel} is {o}",
         0.8,
         True,
+        needs="name",
     ),
     _rule(rf"\bmy name is {_OBJ}", "name", "{s}'s name is {o}", 0.9),
     _rule(r"\bI(?:'m| am) (?P<obj>\d{1,3}) years old", "age", "{s} is {o} years old", 0.85),
@@ -383,6 +386,12 @@ def _entity_type(before: str, words: list[str], quoted: bool = False) -> str:
     return kind_of(" ".join(words), before, quoted=quoted) or "unknown"
 
 
+def _is_what_it_needs(rule: _Rule, obj: str, match: re.Match[str], text: str) -> bool:
+    if rule.needs == "place":
+        return moved_home(obj, _after(match, obj, text))
+    return rule.needs != "name" or obj[:1].isupper()
+
+
 def _after(match: re.Match[str], obj: str, text: str) -> str:
     """What follows the object ``obj`` read from ``match``: the rest of the words the rule
     took ("at Leeds General Infirmary" after "the ICU"), then the rest of the text."""
@@ -397,7 +406,7 @@ def _facts(text: str, subject: str) -> list[ExtractedFact]:
     for rule in RULES:
         for match in rule.pattern.finditer(text):
             obj = clean_object(match.group("obj"), named=rule.object_is_entity)
-            if not obj or (rule.move and not moved_home(obj, _after(match, obj, text))):
+            if not obj or not _is_what_it_needs(rule, obj, match, text):
                 continue
             groups = match.groupdict()
             rel = (groups.get("rel") or "").lower()

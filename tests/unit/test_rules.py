@@ -293,3 +293,22 @@ def test_a_clause_after_and_shares_the_first_persons_subject(
 ) -> None:
     """ "I live in Denver and work as a pharmacist" gave where Sam lives, not what Sam does."""
     assert {(f.predicate, f.object) for f in extract(text, speaker="Sam").facts} == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("My partner is pregnant!", None),
+        ("My dog is a golden retriever.", None),
+        ("my manager is strict", None),
+        ("My partner is Joana.", ("partner", "Joana")),
+        ("Yeah, I love to. It's peaceful.", None),
+        ("I love them for that.", None),
+        ("I love the beach.", ("likes", "the beach")),
+    ],
+)
+def test_an_object_that_names_nothing_is_no_fact(text: str, fact: tuple[str, str] | None) -> None:
+    """Read on LoCoMo: "my partner is pregnant" made the partner "pregnant", "I love to."
+    liked "to", "I love them for that" liked "them for that"."""
+    facts = [(f.predicate, f.object) for f in extract(text, speaker="Sam").facts]
+    assert facts == ([fact] if fact else [])
