@@ -12,7 +12,15 @@ import typer
 from rich.markup import escape
 
 from memvault.capabilities.forget import ForgetPlan
-from memvault.cli.output import JsonOpt, NamespaceOpt, console, emit, handle_errors, open_vault
+from memvault.cli.output import (
+    JsonOpt,
+    NamespaceOpt,
+    console,
+    emit,
+    full_ids,
+    handle_errors,
+    open_vault,
+)
 from memvault.errors import InvalidInputError
 
 
@@ -65,7 +73,8 @@ def forget(
         if subject:
             plan = vault.forget_subject(subject, namespace=namespace, dry_run=not apply, by=_who())
         else:
-            plan = vault.forget(ids or [], namespace=namespace, dry_run=not apply, by=_who())
+            wanted = full_ids(vault, namespace, ids or [])
+            plan = vault.forget(wanted, namespace=namespace, dry_run=not apply, by=_who())
     emit(plan.to_dict(), as_json, lambda: _show(plan))
 
 
@@ -80,7 +89,8 @@ def correct(
     the old one retired (kept in the history, marked as corrected) with the facts derived
     only from it."""
     with open_vault() as vault:
-        done = vault.correct(episode_id, text, namespace=namespace, by=_who())
+        (whole,) = full_ids(vault, namespace, [episode_id])
+        done = vault.correct(whole, text, namespace=namespace, by=_who())
     data = {"old_id": done.old_id, "new_id": done.new_id, "facts_retired": done.facts_retired}
     emit(
         data,

@@ -18,6 +18,7 @@ from memvault.cli.output import (
     console,
     emit,
     err_console,
+    full_ids,
     handle_errors,
     open_vault,
     parse_time,
@@ -233,7 +234,7 @@ def reinforce(
 ) -> None:
     """Mark memories as confirmed useful: they resist decay and stickiness."""
     with open_vault() as vault:
-        n = vault.reinforce(ids, namespace=namespace)
+        n = vault.reinforce(full_ids(vault, namespace, ids), namespace=namespace)
     emit({"reinforced": n}, as_json, lambda: console.print(f"reinforced {n} memories"))
 
 
@@ -247,7 +248,8 @@ def feedback(
 ) -> None:
     """Tell the vault a memory was good, bad, right or wrong."""
     with open_vault() as vault:
-        record = vault.feedback(record_id, signal, namespace=namespace)
+        (whole,) = full_ids(vault, namespace, [record_id])
+        record = vault.feedback(whole, signal, namespace=namespace)
     emit(
         record.model_dump(mode="json"),
         as_json,

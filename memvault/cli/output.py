@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -81,6 +82,29 @@ def parse_time(value: str | None, option: str) -> datetime | None:
             field=option,
             hint="use ISO 8601, e.g. 2024-05-01 or 2024-05-01T13:56:00",
         ) from None
+
+
+_SHORT_ID = re.compile(r"[0-9a-f]{6,31}")
+
+
+def full_ids(vault: Any, namespace: str | None, ids: list[str]) -> list[str]:
+    """Ids as given, a short one (the first characters tables show) made whole when it starts
+    exactly one episode's or fact's id; one that starts several is refused, naming two."""
+    ns = vault.ns(namespace)
+    out = []
+    for given in ids:
+        wanted = given.strip()
+        if _SHORT_ID.fullmatch(wanted):
+            found = vault.store.ids_starting_with(ns, wanted, limit=2)
+            if len(found) > 1:
+                raise InvalidInputError(
+                    f"{wanted!r} starts more than one id ({found[0]}, {found[1]})",
+                    field="id",
+                    hint="give more of it (--json shows ids whole)",
+                )
+            wanted = found[0] if found else wanted
+        out.append(wanted)
+    return out
 
 
 def emit(data: Any, as_json: bool, render: Callable[[], None] | None = None) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.table import Table
+from rich.table import Column, Table
 
 from memvault.cli.output import (
     JsonOpt,
@@ -59,7 +59,14 @@ def review_list(
         if not items:
             console.print(f"no {status} review items")
             return
-        table = Table("id", "status", "why", "due", "proposed change", show_lines=True)
+        table = Table(
+            Column("id", no_wrap=True),  # whole: it is what approve and reject take
+            "status",
+            "why",
+            "due",
+            "proposed change",
+            show_lines=True,
+        )
         for item in items:
             lines = [
                 f"{c['kind']} {c['target_id'][:10]}: " + "; ".join(x["why"] for x in c["reasons"])

@@ -45,6 +45,11 @@ class RecordStore(ABC):
     def get_sessions(self, namespace: str, ids: Sequence[str]) -> list[Session]: ...
 
     @abstractmethod
+    def ids_starting_with(self, namespace: str, prefix: str, limit: int = 2) -> list[str]:
+        """Ids of episodes and facts that start with ``prefix`` (at most ``limit``): what a
+        short id shown in a table (the first 12 characters) stands for."""
+
+    @abstractmethod
     def episodes_by_external_id(
         self, namespace: str, external_ids: Sequence[str]
     ) -> dict[str, str]:

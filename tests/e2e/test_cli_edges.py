@@ -251,3 +251,21 @@ def test_stats_says_the_janitor_kept_what_it_handed_to_the_tiers(db: Path, tmp_p
     assert "lastCulled" not in said and _episodes(db) == 3
     code, out, _ = run(db, "stats", "-n", "maya", "--json")
     assert len(json.loads(out)["janitor"]["lastCulledEpisodeIds"]) == 3  # seed 002's keys
+
+
+def test_the_short_ids_tables_show_are_taken_back(db: Path) -> None:
+    """`recall` shows ids by their first 12 characters; forget, correct, reinforce and
+    feedback answered "no episode with id" to them."""
+    code, out, _ = run(db, "write", "My bank PIN is 4417.", "-n", "maya", "--json")
+    whole = json.loads(out)["id"]
+    code, out, _ = run(db, "recall", "PIN", "-n", "maya")
+    short = whole[:12]
+    assert code == 0 and short in out and whole not in out
+    assert run(db, "reinforce", short, "-n", "maya")[1].strip() == "reinforced 1 memories"
+    assert run(db, "feedback", short, "up", "-n", "maya")[0] == 0
+    code, out, _ = run(db, "forget", short, "-n", "maya", "--json")
+    assert code == 0 and json.loads(out)["episode_ids"] == [whole]
+    code, out, _ = run(db, "correct", short, "My bank PIN is 4418.", "-n", "maya", "--json")
+    assert code == 0 and json.loads(out)["old_id"] == whole
+    code, _, err = run(db, "forget", "0123456789ab", "-n", "maya", "--json")
+    assert code == 1 and "no episode with id '0123456789ab'" in err

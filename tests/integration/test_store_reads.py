@@ -129,3 +129,17 @@ def test_neighbours_and_names_come_with_their_records(store: Store) -> None:
     assert [m.entity_id for m in named.mentions] == [lisbon.id]
     assert [e.id for e in named.speakers] == [maya.id]
     assert {x.subject_id for x in named.facts} == {maya.id, lisbon.id}
+
+
+def test_a_short_id_stands_for_the_one_record_it_starts(store: Store) -> None:
+    """Tables show the first 12 characters of an id: the CLI takes them back."""
+    maya = entity("Maya")
+    a = episode("first").model_copy(update={"id": "abc1230000000000000000000000000a"})
+    b = episode("second").model_copy(update={"id": "abc1240000000000000000000000000b"})
+    f = fact(maya, "likes", "tea").model_copy(update={"id": "abd0000000000000000000000000000f"})
+    store.apply(Batch(namespace=NS, episodes=[a, b], entities=[maya], facts=[f]))
+    assert store.ids_starting_with(NS, "abc123") == [a.id]
+    assert sorted(store.ids_starting_with(NS, "abc12")) == [a.id, b.id]
+    assert store.ids_starting_with(NS, "abd") == [f.id]
+    assert store.ids_starting_with(NS, "abe") == []
+    assert store.ids_starting_with("elsewhere", "abc123") == []

@@ -125,6 +125,17 @@ class CypherStore(Inventory, Store):
     def get_facts(self, namespace: str, ids: Sequence[str]) -> list[Fact]:
         return self._bodies("fact", namespace, ids)
 
+    def ids_starting_with(self, namespace: str, prefix: str, limit: int = 2) -> list[str]:
+        found: list[str] = []
+        for kind in ("episode", "fact"):
+            rows = self.d.read(
+                f"MATCH (n:{LABEL[kind]}) WHERE n.ns = $ns AND n.id STARTS WITH $p"
+                " RETURN n.id LIMIT $k",
+                {"ns": namespace, "p": prefix, "k": limit},
+            )
+            found += [str(r[0]) for r in rows]
+        return found[:limit]
+
     def get_entities(self, namespace: str, ids: Sequence[str]) -> list[Entity]:
         return self._bodies("entity", namespace, ids)
 

@@ -201,6 +201,18 @@ class SQLiteStore(Inventory, Store):
             Fact, "SELECT body FROM facts WHERE +namespace = ? AND id IN ({marks})", namespace, ids
         )
 
+    def ids_starting_with(self, namespace: str, prefix: str, limit: int = 2) -> list[str]:
+        # a range on the primary key: "abc" ≤ id < "abd" (ids are lower-case hex)
+        high = prefix[:-1] + chr(ord(prefix[-1]) + 1) if prefix else "\uffff"
+        found: list[str] = []
+        for table in ("episodes", "facts"):
+            rows = self._read(
+                f"SELECT id FROM {table} WHERE id >= ? AND id < ? AND namespace = ? LIMIT ?",
+                (prefix, high, namespace, limit),
+            )
+            found += [r[0] for r in rows]
+        return found[:limit]
+
     def get_entities(self, namespace: str, ids: Sequence[str]) -> list[Entity]:
         return self._bodies(
             Entity,
