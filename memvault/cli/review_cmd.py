@@ -3,7 +3,7 @@ bulk."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -17,6 +17,7 @@ from memvault.cli.output import (
     handle_errors,
     open_vault,
 )
+from memvault.errors import InvalidInputError
 
 review_app = typer.Typer(
     rich_markup_mode="markdown", help="The review queue: changes the dream would not make alone."
@@ -135,6 +136,7 @@ def review_approve(
 ) -> None:
     """Make the proposed change (journaled with its run: `dream undo` reverts it too)."""
     with open_vault() as vault:
+        review_id = _whole(vault, namespace, review_id)
         n = vault.approve(review_id, namespace=namespace)
     emit(
         {"id": review_id, "applied": n},
@@ -202,5 +204,23 @@ def review_reject(
 ) -> None:
     """Leave things as they are; the item is kept as rejected."""
     with open_vault() as vault:
+        review_id = _whole(vault, namespace, review_id)
         vault.reject(review_id, namespace=namespace, note=note)
     emit({"id": review_id, "status": "rejected"}, as_json, lambda: console.print("rejected"))
+
+
+def _whole(vault: Any, namespace: str | None, given: str) -> str:
+    """A pending item's id from its first characters ("rv_b2c63", as the demo and narrow
+    tables print them), when they start exactly one; else the id as given."""
+    wanted = given.strip()
+    pending = [i["id"] for i in vault.review_items(namespace=namespace, limit=10_000)]
+    if wanted in pending or len(wanted) < 5:
+        return wanted
+    starting = [i for i in pending if i.startswith(wanted)]
+    if len(starting) > 1:
+        raise InvalidInputError(
+            f"{wanted!r} starts more than one pending item ({starting[0]}, {starting[1]})",
+            field="review_id",
+            hint="give more of it (memvault review list shows ids whole)",
+        )
+    return starting[0] if starting else wanted

@@ -269,3 +269,18 @@ def test_the_short_ids_tables_show_are_taken_back(db: Path) -> None:
     assert code == 0 and json.loads(out)["old_id"] == whole
     code, _, err = run(db, "forget", "0123456789ab", "-n", "maya", "--json")
     assert code == 1 and "no episode with id '0123456789ab'" in err
+
+
+def test_a_review_item_is_decided_by_the_start_of_its_id(db: Path) -> None:
+    """The demo prints "review rv_b2c63"; a narrow terminal cut the id in `review list`."""
+    for text in ("I love coffee.", "I hate coffee."):
+        run(db, "write", text, "--speaker", "Kim", "--at", "2026-03-01T10:00:00Z", "-n", "k")
+    assert run(db, "dream", "--apply", "--force", "-n", "k")[0] == 0
+    code, out, _ = run(db, "review", "list", "-n", "k", "--json")
+    (item,) = json.loads(out)
+    code, out, _ = run(db, "review", "list", "-n", "k")
+    assert item["id"] in out, "the whole id, in any terminal"
+    code, out, _ = run(db, "review", "reject", item["id"][:8], "-n", "k", "--note", "both")
+    assert code == 0 and out.strip() == "rejected"
+    code, out, _ = run(db, "review", "list", "-n", "k", "--status", "rejected", "--json")
+    assert [i["id"] for i in json.loads(out)] == [item["id"]]
