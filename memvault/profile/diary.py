@@ -95,7 +95,7 @@ def day_counts(store: Store, namespace: str, days: set[date]) -> dict[date, dict
             query = str(doc.body.get("query", ""))
             out[d]["recalls"] += 1
             out[d]["intents"][doc.body.get("intent") or intent(query)] += 1
-            out[d]["asked"].update(doc.body.get("names") or names(query))
+            out[d]["asked"].update(names(query))  # read again: older logs kept openers
     return out
 
 

@@ -60,8 +60,12 @@ def intent(query: str) -> str:
 
 
 def names(query: str) -> list[str]:
-    return sorted(set(re.findall(r"\b[A-Z][\w'-]+", query)) - {"I", "What", "Where", "When",
-                  "Who", "Why", "How", "Which", "Is", "Does", "Did", "Do"})  # fmt: skip
+    """The names a question mentions, read as the offline rules read names in what is
+    written: a word capitalised only because it opens a sentence is none ("Can you suggest
+    …", "My knees hurt …" named "Can" and "My" in the profile)."""
+    from memvault.ingest.rules import extract
+
+    return sorted({e.name for e in extract(query, speaker=None).entities if not e.tentative})
 
 
 def gap_id(sig: str) -> str:

@@ -185,3 +185,16 @@ def test_a_configured_model_labels_intents_off_the_request_path(tmp_path: Path) 
         second = by_query[newest_first[1]]  # "gossip" is not a label: the rule's stays
         assert second["intent"] in {"where", "who"} and second.get("intent_by") != "model"
         assert relabel(vault.store, "default", vault.c.llm, since)["model_calls"] == 0  # offline
+
+
+def test_the_words_a_question_opens_with_are_no_names_in_the_profile(tmp_path: Path) -> None:
+    """ "Can you suggest a stretching routine? My knees hurt" counted "Can" and "My" among
+    the names asked after, above the people the questions were about."""
+    with open_vault(tmp_path / "v.db") as vault:
+        vault.write("I met Tobias at the Berlin office.", speaker="Maya", now=NOW - DAY)
+        for q in ("Can you suggest a stretching routine? My knees hurt.", "Any news of Tobias?"):
+            vault.recall(q, now=NOW - DAY + timedelta(hours=1))
+        page = vault.diary(date=(NOW - DAY).date().isoformat(), now=NOW)
+        assert set(page["asked"]) == {"Tobias"}, page["asked"]
+        names = [n for n, _ in vault.profile(now=NOW)["windows"]["7"]["entities"]]
+        assert "Can" not in names and "My" not in names and "Tobias" in names
