@@ -21,7 +21,9 @@ import typer
 from memvault.cli.output import NamespaceOpt, open_vault
 from memvault.errors import ConflictError
 from memvault.folds import projects
+from memvault.ingest.normalize import QUERY_MAX_CHARS
 from memvault.kg.model import NAMESPACE_PATTERN
+from memvault.language.text import clip
 
 hook_app = typer.Typer(
     rich_markup_mode="markdown",
@@ -103,6 +105,7 @@ def session_start(
 
 
 PROMPT_K = 5  # memories shown beside a prompt: a few lines, not a second primer
+LINE_CHARS = 400  # a pasted log kept as a memory is shown by its start
 # shown only when it scores at least this share of the best one: a prompt about knees and
 # running brings the runs, not the cat that ranked fifth at a third of their score
 PROMPT_FLOOR = 0.5
@@ -129,7 +132,7 @@ def _recalled_block(hits: list[Any]) -> str:
         who = f"{h.episode.speaker}: " if h.episode and h.episode.speaker else ""
         if h.fact is not None:
             when = f"{h.fact.valid_at:%Y-%m-%d} (fact) "
-        lines.append(f"- {when}{who}{' '.join(h.text.split())}")
+        lines.append(f"- {when}{who}{clip(' '.join(h.text.split()), LINE_CHARS)}")
     return "Memories that may matter here (memvault):\n" + "\n".join(lines) if lines else ""
 
 
@@ -174,7 +177,9 @@ def prompt(
             ns = namespace or project_namespace(project_name(event), vault.namespaces())
             ns = ns or vault.ns(None)
             known = ns in vault.namespaces()
-            hits = list(vault.recall(said, namespace=ns, k=2 * k + 5)) if known else []
+            # a pasted log or file is asked by its start; the whole prompt is still kept
+            asked = clip(said, QUERY_MAX_CHARS)
+            hits = list(vault.recall(asked, namespace=ns, k=2 * k + 5)) if known else []
             if write:
                 fields = {"speaker": speaker, "type": "episodic", "session_id": session}
                 with contextlib.suppress(ConflictError):  # forgotten before: it stays out

@@ -160,3 +160,18 @@ def test_a_prompt_hook_without_a_prompt_prints_nothing_and_exits_0(
     assert not (tmp_path / "missing.db").exists()
     if stdin == b"not json":
         assert done.stderr.decode().startswith("memvault hook prompt: nothing recalled")
+
+
+def test_a_pasted_prompt_is_asked_by_its_start_and_kept_whole(tmp_path: Path) -> None:
+    """A prompt over recall's 4,000 characters (a pasted log) made the hook print nothing
+    and keep nothing; a memory that long filled the context."""
+    db = tmp_path / "v.db"
+    with MemVault.open(db, embedder=HashingEmbedder(), clock=FixedClock(T0)) as vault:
+        vault.write("The deploy log showed a timeout at step 7. " * 40, speaker="Sam", now=T0)
+    prompt = "Why does the deploy time out at step 7? " + "log line 42\n" * 1000
+    done = _hook(db, json.dumps({"prompt": prompt, "session_id": "s2"}).encode(), command="prompt")
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    (line,) = done.stdout.decode().splitlines()[1:]
+    assert "timeout at step 7" in line and len(line) < 450
+    kept = [m for m in _memories(db, "default") if m.startswith("Why does the deploy")]
+    assert len(kept) == 1 and len(kept[0]) > 4000
