@@ -31,6 +31,8 @@ def name_run(obj: str) -> str:
     end = lead + 1
     while end < len(words):
         w = words[end]
+        if w == "I" or w.startswith(("I'", "I’")):  # "Paris I learned French": the next clause
+            break
         if w[:1].isupper():
             end += 1
         elif w.lower() in _PARTICLE_WORDS and end + 1 < len(words) and words[end + 1][:1].isupper():

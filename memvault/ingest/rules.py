@@ -16,6 +16,7 @@ from memvault.ingest.objects import clean_object, moved_home
 from memvault.ingest.others import facts_about_others
 from memvault.language.kinds import kind_of
 from memvault.language.lexicon import common_word
+from memvault.language.mood import asserted
 from memvault.language.text import join_abbreviations, shared_subject
 from memvault.llm.prompts import ExtractedEntity, ExtractedFact, Extraction
 
@@ -407,6 +408,8 @@ def _facts(text: str, subject: str) -> list[ExtractedFact]:
         for match in rule.pattern.finditer(text):
             obj = clean_object(match.group("obj"), named=rule.object_is_entity)
             if not obj or not _is_what_it_needs(rule, obj, match, text):
+                continue
+            if not asserted(text, match.start()):  # asked or supposed: "If I moved to Paris"
                 continue
             groups = match.groupdict()
             rel = (groups.get("rel") or "").lower()

@@ -66,3 +66,20 @@ def _names_something(words: list[str], speakers: Collection[str]) -> bool:
         if n > 0 and w[0].isupper() and w not in _SELF and w.lower() not in speakers:
             return True
     return False
+
+
+_SUPPOSED = re.compile(r"\b(?:if|unless|whether|wish|wished|suppose|imagine)\b", re.IGNORECASE)
+_ENDS = ".!?\n"
+
+
+def asserted(text: str, at: int) -> bool:
+    """Whether the words at ``at`` are said as so, not asked or supposed: their clause does
+    not end with a question mark ("Do I live in Leeds?"; "I live in Porto, do you?" says it)
+    and nothing before them in their sentence supposes ("If I moved to Paris, …", "I wish I
+    lived in Paris")."""
+    start = max(text.rfind(c, 0, at) for c in _ENDS) + 1
+    ends = [i for i in (text.find(c, at) for c in _ENDS) if i >= 0]
+    end = min(ends) if ends else len(text)
+    if end < len(text) and text[end] == "?" and not re.search(r"[,;–—]", text[at:end]):
+        return False  # a question, not a statement with a question after it ("…, do you?")
+    return not _SUPPOSED.search(text, start, at)

@@ -312,3 +312,22 @@ def test_an_object_that_names_nothing_is_no_fact(text: str, fact: tuple[str, str
     liked "to", "I love them for that" liked "them for that"."""
     facts = [(f.predicate, f.object) for f in extract(text, speaker="Sam").facts]
     assert facts == ([fact] if fact else [])
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("If I moved to Paris, I would learn French.", None),
+        ("Do I live in Leeds?", None),
+        ("I wish I lived in Paris.", None),
+        ("Unless I move to Oslo, I stay.", None),
+        ("I live in Porto, do you?", ("lives_in", "Porto")),
+        ("I love sushi, have you tried it?", ("likes", "sushi")),
+        ("When I moved to Paris I learned French.", ("lives_in", "Paris")),
+    ],
+)
+def test_what_is_asked_or_supposed_is_no_fact(text: str, fact: tuple[str, str] | None) -> None:
+    """ "If I moved to Paris, I would learn French." lived in Paris, and so did the question
+    "Do I live in Leeds?"; a statement with a question after it still says what it says."""
+    facts = [(f.predicate, f.object) for f in extract(text, speaker="Sam").facts]
+    assert facts == ([fact] if fact else [])
