@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from memvault.language.mood import asserted
 from memvault.language.stem import stem
 
 _NAME = r"((?:[A-Z][\w'&.-]*)(?:\s+(?:[A-Z][\w'&.-]*|of|de|du|la|le|van|von|del))*)"
@@ -281,6 +282,8 @@ def statements(text: str) -> list[Statement]:
             if found is None:
                 continue
             if not _about_speaker(sentence, found.start(), attribute):
+                continue
+            if not asserted(sentence, found.start()):  # "Do I still live in Leeds?"
                 continue
             value = _first_value(sentence, patterns)
             if value:

@@ -331,3 +331,11 @@ def test_what_is_asked_or_supposed_is_no_fact(text: str, fact: tuple[str, str] |
     "Do I live in Leeds?"; a statement with a question after it still says what it says."""
     facts = [(f.predicate, f.object) for f in extract(text, speaker="Sam").facts]
     assert facts == ([fact] if fact else [])
+
+
+def test_an_update_is_not_read_from_a_question_or_a_supposition() -> None:
+    from memvault.kg.updates import statements
+
+    assert statements("Do I still live in Leeds?") == []
+    assert statements("If I moved to Paris I would be happy.") == []
+    assert [s.value for s in statements("I moved to Porto, did you hear?")] == ["Porto"]
