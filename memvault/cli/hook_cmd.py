@@ -34,6 +34,25 @@ _NAMESPACE = re.compile(NAMESPACE_PATTERN)
 MAX_EVENT_BYTES = 1_000_000  # a hook event is a small JSON object
 
 
+# how a hook answers: plain text (what most agents add to the context), or Claude Code's JSON
+OutputOpt = Annotated[
+    Literal["text", "claude-code"],
+    typer.Option(
+        help="text: plain text (what most agents add to the context); claude-code: Claude "
+        "Code's JSON (hookSpecificOutput.additionalContext)."
+    ),
+]
+
+
+def say(text: str, output: str, event: str) -> None:
+    """Print a hook's answer as ``output`` asks, for the hook event named ``event``."""
+    if output == "claude-code":
+        context = {"hookEventName": event, "additionalContext": text}
+        print(json.dumps({"hookSpecificOutput": context}))
+    else:
+        print(text)
+
+
 def project_name(event: dict[str, Any]) -> str | None:
     """The session's project: the last part of its working directory (the name claude-mem
     records as the project)."""
@@ -69,13 +88,7 @@ def session_start(
     budget: Annotated[
         int | None, typer.Option(help="Primer budget in tokens (default: fold.primer_tokens).")
     ] = None,
-    output: Annotated[
-        Literal["text", "claude-code"],
-        typer.Option(
-            help="text: the primer as plain text (what most agents add to the context); "
-            "claude-code: Claude Code's JSON (hookSpecificOutput.additionalContext)."
-        ),
-    ] = "text",
+    output: OutputOpt = "text",
     namespace: NamespaceOpt = None,
 ) -> None:
     """Print the primer for the session's project. Reads the hook's event (JSON) on stdin:
@@ -97,11 +110,7 @@ def session_start(
             file=sys.stderr,
         )
         raise typer.Exit(0) from None
-    if output == "claude-code":
-        context = {"hookEventName": "SessionStart", "additionalContext": text}
-        print(json.dumps({"hookSpecificOutput": context}))
-    else:
-        print(text)
+    say(text, output, "SessionStart")
 
 
 PROMPT_K = 5  # memories shown beside a prompt: a few lines, not a second primer
@@ -149,13 +158,7 @@ def prompt(
     speaker: Annotated[
         str, typer.Option(help="Who the prompts are from (the name the user goes by).")
     ] = "user",
-    output: Annotated[
-        Literal["text", "claude-code"],
-        typer.Option(
-            help="text: the memories as plain text; claude-code: Claude Code's JSON "
-            "(hookSpecificOutput.additionalContext)."
-        ),
-    ] = "text",
+    output: OutputOpt = "text",
     namespace: NamespaceOpt = None,
 ) -> None:
     """Print the memories that matter for the prompt the user just sent (Claude Code's
@@ -191,8 +194,4 @@ def prompt(
         raise typer.Exit(0) from None
     if not text:
         return
-    if output == "claude-code":
-        context = {"hookEventName": "UserPromptSubmit", "additionalContext": text}
-        print(json.dumps({"hookSpecificOutput": context}))
-    else:
-        print(text)
+    say(text, output, "UserPromptSubmit")
