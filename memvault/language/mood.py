@@ -70,6 +70,11 @@ def _names_something(words: list[str], speakers: Collection[str]) -> bool:
 
 _SUPPOSED = re.compile(r"\b(?:if|unless|whether|wish|wished|suppose|imagine)\b", re.IGNORECASE)
 _ENDS = ".!?\n"
+# a question that only asks whether the listener knows what follows tells it
+_TELLING = re.compile(
+    r"\b(?:know|tell|told|mention|mentioned|say|said|hear|heard)\s+(?:you\s+)?(?:that\s+)?$",
+    re.IGNORECASE,
+)
 
 
 def asserted(text: str, at: int) -> bool:
@@ -80,6 +85,7 @@ def asserted(text: str, at: int) -> bool:
     start = max(text.rfind(c, 0, at) for c in _ENDS) + 1
     ends = [i for i in (text.find(c, at) for c in _ENDS) if i >= 0]
     end = min(ends) if ends else len(text)
+    told = _TELLING.search(text, start, at)  # "Did I tell you I moved to Oslo?" says it
     if end < len(text) and text[end] == "?" and not re.search(r"[,;–—]", text[at:end]):
-        return False  # a question, not a statement with a question after it ("…, do you?")
+        return bool(told)  # a question, not a statement with a question after it ("…, do you?")
     return not _SUPPOSED.search(text, start, at)

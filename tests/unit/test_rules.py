@@ -324,6 +324,8 @@ def test_an_object_that_names_nothing_is_no_fact(text: str, fact: tuple[str, str
         ("I live in Porto, do you?", ("lives_in", "Porto")),
         ("I love sushi, have you tried it?", ("likes", "sushi")),
         ("When I moved to Paris I learned French.", ("lives_in", "Paris")),
+        ("Did I tell you I moved to Oslo?", ("lives_in", "Oslo")),
+        ("Did you know that I work at Acme now?", ("works_at", "Acme")),
     ],
 )
 def test_what_is_asked_or_supposed_is_no_fact(text: str, fact: tuple[str, str] | None) -> None:
