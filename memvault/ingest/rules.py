@@ -102,7 +102,7 @@ RULES: tuple[_Rule, ...] = (
     ),
     _rule(rf"\bI(?:'m| am) (?:originally )?from {_OBJ}", "from", "{s} is from {o}", 0.8, True),
     _rule(
-        rf"\bI {_INTENS}started (?:a new job |working |as an? \w+(?: \w+)? )?at {_OBJ}",
+        rf"\bI {_INTENS}started (?:a new job |working )?at {_OBJ}",
         "works_at",
         "{s} works at {o}",
         0.75,

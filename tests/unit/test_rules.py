@@ -232,7 +232,7 @@ def test_what_a_named_person_is_said_to_do_is_their_fact(
         ("I moved to St. Louis in May.", "St Louis", ("lives_in", "St Louis")),
         ("We hiked Mt. Rainier last week.", "Mt Rainier", None),
         (
-            "I just started as a nurse at St. Mary's Hospital in Leeds.",
+            "I just started at St. Mary's Hospital in Leeds.",
             "St Mary's Hospital",
             ("works_at", "St Mary's Hospital"),
         ),
