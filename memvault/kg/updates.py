@@ -27,9 +27,12 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
+from memvault.kg.declared import asked_in, declared, head, same_thing
 from memvault.language.mood import asserted
 from memvault.language.stem import stem
+from memvault.language.text import join_abbreviations
 
 _NAME = r"((?:[A-Z][\w'&.-]*)(?:\s+(?:[A-Z][\w'&.-]*|of|de|du|la|le|van|von|del))*)"
 _PERSON = r"([A-Z][a-z][\w'-]*)"
@@ -274,9 +277,16 @@ def _about_speaker(sentence: str, cue_at: int, attribute: str) -> bool:
 
 
 def statements(text: str) -> list[Statement]:
-    """The attributes of the speaker's own life ``text`` states a value of."""
+    """The attributes of the speaker's own life ``text`` states a value of: those the rules
+    read, and the values declared of any thing of theirs (memvault.kg.declared)."""
+    return list(_statements(text))
+
+
+@lru_cache(maxsize=8192)
+def _statements(text: str) -> tuple[Statement, ...]:
     out: list[Statement] = []
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", join_abbreviations(text)):
+        known: set[str] = set()
         for attribute, (cue, patterns) in _RULES.items():
             found = cue.search(sentence)
             if found is None:
@@ -288,9 +298,37 @@ def statements(text: str) -> list[Statement]:
             value = _first_value(sentence, patterns)
             if value:
                 out.append(Statement(attribute, _canonical(attribute, value)))
+                known.add(attribute)
             elif attribute in _LEFT and (gone := _first_value(sentence, (_LEFT[attribute],))):
                 out.append(Statement(attribute, f"no longer {gone}"))
-    return out
+                known.add(attribute)
+        for thing, value in declared(sentence):
+            if not asserted(sentence, sentence.lower().find(thing)):
+                continue
+            attribute = _known_as(thing) or thing
+            if attribute not in known:
+                out.append(Statement(attribute, value))
+    return tuple(out)
+
+
+def _known_as(thing: str) -> str | None:
+    """The attribute the rules know a one-word thing as ("my employer", "my partner")."""
+    if " " in thing:
+        return None
+    return next((a for a, words in _ASKED.items() if stem(thing) in words), None)
+
+
+def is_declared(attribute: str) -> bool:
+    """An attribute named by what the person called the thing, not one the rules know."""
+    return attribute not in _RULES
+
+
+def same_attribute(a: str, b: str) -> bool:
+    return a == b or (is_declared(a) and is_declared(b) and same_thing(a, b))
+
+
+def _group(attribute: str) -> str:
+    return f"declared:{head(attribute)}" if is_declared(attribute) else attribute
 
 
 def _canonical(attribute: str, value: str) -> str:
@@ -326,31 +364,38 @@ def judge(old: Said, new: Said) -> Link | None:
     not said as an addition."""
     if old.speaker.lower() != new.speaker.lower() or new.at <= old.at or adds(new.text):
         return None
-    before = {s.attribute: s.value for s in statements(old.text)}
+    before = statements(old.text)
     for s in statements(new.text):
-        was = before.get(s.attribute)
-        if was is not None and not same_value(was, s.value):
-            return Link(old, new, s.attribute, was, s.value)
+        for b in before:
+            if same_attribute(b.attribute, s.attribute) and not same_value(b.value, s.value):
+                return Link(old, new, _longer(b.attribute, s.attribute), b.value, s.value)
     return None
+
+
+def _longer(a: str, b: str) -> str:
+    return max((a, b), key=lambda name: (len(name.split()), name))
 
 
 def chains(said: Iterable[Said]) -> list[Link]:
     """Per speaker and attribute, in time order: each statement → the first later statement
     with another value (restatements of a value are all replaced by the next value; an
     addition replaces nothing)."""
-    by: dict[tuple[str, str], list[tuple[Said, str]]] = defaultdict(list)
+    by: dict[tuple[str, str], list[tuple[Said, Statement]]] = defaultdict(list)
     for s in said:
         for st in statements(s.text):
-            by[(s.speaker.lower(), st.attribute)].append((s, st.value))
+            by[(s.speaker.lower(), _group(st.attribute))].append((s, st))
     links: list[Link] = []
-    for (_, attribute), items in by.items():
+    for items in by.values():
         items.sort(key=lambda sv: (sv[0].at, sv[0].text, sv[0].id))
-        for i, (old, value) in enumerate(items):
-            for new, other in items[i + 1 :]:
+        for i, (old, was) in enumerate(items):
+            for new, now in items[i + 1 :]:
                 if new.at <= old.at or adds(new.text):
                     continue
-                if not same_value(other, value):  # a restatement only corroborates
-                    links.append(Link(old, new, attribute, value, other))
+                if not same_attribute(was.attribute, now.attribute):
+                    continue  # "flight number" and "seat number": two things
+                if not same_value(now.value, was.value):  # a restatement only corroborates
+                    attribute = _longer(was.attribute, now.attribute)
+                    links.append(Link(old, new, attribute, was.value, now.value))
                     break
     return links
 
@@ -382,9 +427,12 @@ def asking_words(query: str) -> str:
     return _COMPANION.sub(" ", _TO_WORK.sub(" ", query))
 
 
-def asked_attributes(query: str, extra: Sequence[str] = ()) -> set[str]:
+def asked_attributes(
+    query: str, extra: Sequence[str] = (), declared: Sequence[str] = ()
+) -> set[str]:
     """The attributes a question is about, by its words (``extra``: attribute names a model
-    gave, matched by their own words)."""
+    or a link gave, matched by any of their words; ``declared``: the things memories
+    declared values of, asked when the question holds every word of one's name)."""
     stems = {stem(w) for w in _WORD.findall(asking_words(query).lower())}
     found = {a for a, words in _ASKED.items() if stems & words}
     if _TO_WORK.search(query):
@@ -392,4 +440,19 @@ def asked_attributes(query: str, extra: Sequence[str] = ()) -> set[str]:
     for name in extra:
         if {stem(w) for w in _WORD.findall(name.lower())} & stems:
             found.add(name)
+    found.update(name for name in declared if is_declared(name) and asked_in(name, stems))
     return found
+
+
+def among(attribute: str, asked: set[str]) -> bool:
+    """Is ``attribute`` one of the ``asked`` (a declared thing: under any of its names)."""
+    return attribute in asked or (
+        is_declared(attribute) and any(same_attribute(attribute, a) for a in asked)
+    )
+
+
+def declared_names(texts: Iterable[str]) -> list[str]:
+    """The things ``texts`` declare values of (for :func:`asked_attributes`)."""
+    return sorted(
+        {st.attribute for t in texts for st in statements(t) if is_declared(st.attribute)}
+    )

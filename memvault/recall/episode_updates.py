@@ -28,7 +28,15 @@ from datetime import datetime
 from typing import NamedTuple
 
 from memvault.kg.model import Episode, Replacement, episode_order
-from memvault.kg.updates import Link, Said, asked_attributes, chains, statements
+from memvault.kg.updates import (
+    Link,
+    Said,
+    among,
+    asked_attributes,
+    chains,
+    declared_names,
+    statements,
+)
 from memvault.language.person import is_assistant
 from memvault.recall.currency import Verdict, is_history_question
 
@@ -59,7 +67,7 @@ def _short(text: str, n: int = 60) -> str:
 
 
 def links_at(e: Episode, at: datetime, asked: set[str]) -> list[Replacement]:
-    return [r for r in e.replaced_by if r.at <= at and r.attribute in asked]
+    return [r for r in e.replaced_by if r.at <= at and among(r.attribute, asked)]
 
 
 def replacer_ids(episodes: Sequence[Episode], at: datetime, query: str) -> set[str]:
@@ -67,7 +75,7 @@ def replacer_ids(episodes: Sequence[Episode], at: datetime, query: str) -> set[s
     if is_history_question(query):
         return set()
     attrs = [r.attribute for e in episodes for r in e.replaced_by]
-    asked = asked_attributes(query, attrs)
+    asked = asked_attributes(query, attrs, declared_names(e.content for e in episodes))
     return {r.episode_id for e in episodes for r in links_at(e, at, asked)}
 
 
@@ -97,7 +105,8 @@ def assess(
     replacers); ``judged_until``: when the last dream ran (episodes written later are judged
     provisionally by the rules; asked only when a provisional link is found)."""
     out = EpisodeCurrency()
-    asked = asked_attributes(query, [r.attribute for e in episodes for r in e.replaced_by])
+    attrs = [r.attribute for e in episodes for r in e.replaced_by]
+    asked = asked_attributes(query, attrs, declared_names(e.content for e in episodes))
     if not asked:
         return out
     if is_history_question(query):
@@ -174,7 +183,8 @@ def _newest_statements(
         speaker = (e.speaker or "").lower()
         if named and speaker not in named:
             continue
-        for attribute in {st.attribute for st in statements(e.content)} & asked:
+        for attribute in {st.attribute for st in statements(e.content)
+                          if among(st.attribute, asked)}:  # fmt: skip
             key = (speaker, attribute)
             if key not in newest or episode_order(e) > episode_order(newest[key]):
                 newest[key] = e
@@ -196,7 +206,7 @@ def _unjudged_links(
         for e in episodes
         if e.speaker and not is_assistant(e.speaker) and e.occurred_at <= at
     ]
-    found = [link for link in chains(said) if link.attribute in asked]
+    found = [link for link in chains(said) if among(link.attribute, asked)]
     until = judged_until() if found else None
     created = {e.id: e.created_at for e in episodes}
     return [link for link in found if until is None or created[link.new.id] > until]
