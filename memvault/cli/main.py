@@ -217,9 +217,10 @@ def recall(
                 "found by their words only until `memvault catch-up` (or a server) embeds them"
             )
         if hits.recall_id:
-            console.print(
-                f"[dim]recall {hits.recall_id}: memvault verdict {hits.recall_id} "
-                "correct|incorrect|ambiguous[/]"
+            console.print(  # one line however narrow the terminal: it is copied whole
+                f"[dim]say how it went: memvault verdict {hits.recall_id} "
+                "correct|incorrect|ambiguous[/]",
+                soft_wrap=True,
             )
 
     emit(data, as_json, render)

@@ -422,9 +422,14 @@ _COMPANION = re.compile(
 def asking_words(query: str) -> str:
     """The question without phrases that use an attribute's word without asking about it
     ("how do I get to work?" asks about a commute, not an employer; "what did Ana and her
-    partner cook?" about a meal, not who the partner is); every reader of a question's
-    attributes or predicates starts from this."""
-    return _COMPANION.sub(" ", _TO_WORK.sub(" ", query))
+    partner cook?" about a meal, not who the partner is; "which group is Aiko in at work?"
+    about a team, not an employer); every reader of a question's attributes or predicates
+    starts from this."""
+    return _AT_WORK.sub(" ", _COMPANION.sub(" ", _TO_WORK.sub(" ", query)))
+
+
+# "at work" says where, not for whom: "which group is she in at work?", "what happened at work?"
+_AT_WORK = re.compile(r"\b(?:at|from|after|before) work\b", re.IGNORECASE)
 
 
 def asked_attributes(

@@ -114,6 +114,23 @@ def test_which_attributes_a_question_asks_about() -> None:
     assert asked_attributes("Is Ana still with her partner?") == {"partner"}
     assert asked_attributes("Is Ana with her boyfriend now?") == {"partner"}
     assert asked_attributes("Who is Ana dating?") == {"partner"}
+    # "at work" says where: the team is asked, not the employer
+    assert asked_attributes("Which group is Aiko in at work?") == set()
+    assert asked_attributes("Which team is Aiko on at work?") == {"team"}
+    assert asked_attributes("Who does Aiko work for?") == {"employer"}
+
+
+def test_declared_things_are_asked_by_every_word_of_their_name() -> None:
+    names = ["phone number", "flight number", "work phone", "dentist"]
+    assert asked_attributes("What is my phone number?", declared=names) == {"phone number"}
+    assert asked_attributes("What is my seat number?", declared=names) == set()
+    assert asked_attributes("Who is my dentist now?", declared=names) == {"dentist"}
+    # a one-word thing the rules know is their attribute: "my employer is …"
+    assert statements("My employer is Kestrel Pay.") == [Statement("employer", "Kestrel Pay")]
+    assert statements("My new phone number is +351 912 345 678.") == [
+        Statement("phone number", "+351 912 345 678")
+    ]
+    assert statements("My sister's number is 555-0100.") == []
 
 
 def test_a_shorter_name_of_the_same_value_is_a_restatement_not_a_change() -> None:
