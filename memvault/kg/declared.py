@@ -1,9 +1,10 @@
 """Values a person declares about a thing of theirs, whatever the thing: "My phone number is
-555-0142", "My new email is maya@kestrel.io", "They changed my locker code to 9032", "New
-number: 555-0199", "My dentist is Dr. Okafor". No list of things: the grammar says it ("my"
-+ a short noun phrase + "is" / "to" / ":"), and the value must look like one — a token with
-a digit (a number, a code, a plate), an email address, or a capitalised name — so opinions
-and plans ("My problem is that…", "My plan is to…") declare nothing.
+555-0142", "Our wifi password is Gull-7731", "My new email is maya@kestrel.io", "They changed
+my locker code to 9032", "New number: 555-0199", "My dentist is Dr. Okafor". No list of
+things: the grammar says it ("my" / "our" + a short noun phrase + "is" / "to" / ":"), and
+the value must look like one — a token with a digit (a number, a code, a plate), an email
+address, or a capitalised name — so opinions and plans ("My problem is that…", "My plan is
+to…") declare nothing.
 
 A thing is named by its noun phrase ("phone number"); two names are of one thing when they
 share the last word and one's other words are among the other's ("number" and "phone
@@ -28,12 +29,13 @@ _VALUE = (
 )
 _NOW = r"(?:(?:now|still|currently|officially|finally)\s+)?"
 _FORMS = (
-    re.compile(rf"\b(?i:my)\s+(?:{_LEAD})?{_THING}\s+(?:is|'s|’s)\s+{_NOW}{_VALUE}"),
-    re.compile(rf"\b(?i:my)\s+(?:{_LEAD})?{_THING}\s+(?:has\s+)?changed\s+to\s+{_VALUE}"),
+    re.compile(rf"\b(?i:my|our)\s+(?:{_LEAD})?{_THING}\s+(?:is|'s|’s)\s+{_NOW}{_VALUE}"),
+    re.compile(rf"\b(?i:my|our)\s+(?:{_LEAD})?{_THING}\s+(?:has\s+)?changed\s+to\s+{_VALUE}"),
     re.compile(
-        rf"\b(?i:changed|switched|updated|moved|set|reset)\s+my\s+{_THING}\s+to\s+{_NOW}{_VALUE}"
+        r"\b(?i:changed|switched|updated|moved|set|reset)\s+(?:my|our)\s+"
+        rf"{_THING}\s+to\s+{_NOW}{_VALUE}"
     ),
-    re.compile(rf"\b(?i:my)\s+(?:{_LEAD})?{_THING}\s*:\s*{_VALUE}"),
+    re.compile(rf"\b(?i:my|our)\s+(?:{_LEAD})?{_THING}\s*:\s*{_VALUE}"),
     re.compile(rf"^\s*(?i:new|updated|changed)\s+{_THING}\s*:\s*{_VALUE}"),
 )
 # words that make a noun phrase something other than a thing's name

@@ -90,7 +90,9 @@ def profile(store: Store, namespace: str, now: datetime, s: ProfileSettings) -> 
         (name for name, n in long_.items() if n >= s.min_count and short[name] == 0),
         key=lambda name: -long_[name],
     )
-    quiet = not short  # nothing at all lately: a pause, not everything cooling at once
+    # nothing at all lately (no entity written or asked after, no question): a pause, not
+    # everything cooling at once
+    quiet = not short and not windows[str(min(s.windows))]["recalls"]
     if quiet:
         cooling = []
     return {

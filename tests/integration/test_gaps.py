@@ -133,6 +133,11 @@ def test_the_profile_shows_what_rose_and_what_cooled(tmp_path: Path) -> None:
         assert p["windows"]["7"]["intents"] == [("where", 1)]
         paused = vault.profile(now=NOW + timedelta(days=20))  # three quiet weeks later
         assert paused["quiet"] and paused["cooling"] == [] and paused["rising"] == []
+        # a question that names nothing is still something asked: no pause (found using
+        # the CLI: five "What is my phone number?" recalls, and "nothing … asked")
+        vault.recall("What is my phone number?", now=NOW + timedelta(days=19))
+        asked = vault.profile(now=NOW + timedelta(days=20))
+        assert not asked["quiet"] and asked["windows"]["7"]["recalls"] == 1
 
 
 def test_profile_windows_must_increase(tmp_path: Path) -> None:

@@ -131,6 +131,13 @@ def test_declared_things_are_asked_by_every_word_of_their_name() -> None:
         Statement("phone number", "+351 912 345 678")
     ]
     assert statements("My sister's number is 555-0100.") == []
+    # what is the household's or the team's is declared with "our"
+    old, new = (
+        _said(0, "Our wifi password is Gull-7731."),
+        _said(5, "We changed our wifi password to Kite-2209."),
+    )
+    link = judge(old, new)
+    assert link is not None and (link.attribute, link.after) == ("wifi password", "Kite-2209")
 
 
 def test_a_shorter_name_of_the_same_value_is_a_restatement_not_a_change() -> None:
