@@ -3,7 +3,6 @@ claude-mem), and plan hygiene."""
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -13,6 +12,7 @@ import typer
 from rich.markup import escape
 from rich.progress import Progress
 
+from memvault.cli.ingest_input import drop_invalid, line_order, parse_input, read_input
 from memvault.cli.output import (
     JsonOpt,
     NamespaceOpt,
@@ -26,84 +26,31 @@ from memvault.cli.output import (
     print_skipped_derivations,
 )
 from memvault.cli.vectors_cmd import brought, wait_for_vectors
-from memvault.errors import InvalidBatchError, InvalidInputError, Problem
-from memvault.ingest.inputs import parse_facts
+from memvault.errors import InvalidBatchError, InvalidInputError
 from memvault.ingest.normalize import decode
-from memvault.interop.jsonl import ParsedLines, parse_jsonl, split_text
-
-
-def _read_input(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read {path}: {exc.strerror}", field="file") from exc
-
-
-def _looks_jsonl(raw: bytes) -> bool:
-    """Input whose first line is a JSON object is JSONL whatever its name (stdin, notes.txt):
-    read as text, each record would be stored as its own braces and quotes."""
-    first = next((line for line in raw.splitlines() if line.strip()), b"").strip()
-    if not first.startswith(b"{"):
-        return False
-    try:
-        return isinstance(json.loads(first), dict)
-    except (ValueError, RecursionError):
-        return False
-
-
-def _parse(raw: bytes, fmt: str, path: str, split: str, defaults: dict[str, Any]) -> ParsedLines:
-    if fmt == "auto":
-        fmt = "jsonl" if path.endswith((".jsonl", ".ndjson")) or _looks_jsonl(raw) else "text"
-    if fmt == "jsonl":
-        parsed = parse_jsonl(raw)
-    elif fmt == "text":
-        parsed = ParsedLines()
-        for i, chunk in enumerate(split_text(decode(raw, field=path), split), start=1):
-            parsed.episodes.append({"content": chunk})
-            parsed.episode_labels.append(f"{split[:-1] if split != 'none' else 'text'} {i}")
-    else:
-        raise InvalidInputError(
-            f"unknown format {fmt!r}", field="--format", hint="auto, jsonl or text"
-        )
-    for item in parsed.episodes:
-        for key, value in defaults.items():
-            if value is not None:
-                item.setdefault(key, value)
-    return parsed
-
-
-def _line_order(problem: Problem) -> tuple[int, str]:
-    number = problem.where.rpartition(" ")[2]
-    return (int(number) if number.isdigit() else 0, problem.where)
-
-
-def _drop_invalid(vault: Any, parsed: ParsedLines, ns: str) -> list[Problem]:
-    """Check item by item, keep the valid ones, and return the problems of the rest."""
-    problems: list[Problem] = vault.writer.check(
-        ns, parsed.episodes, parsed.episode_labels, now=vault.now()
-    )
-    problems += parse_facts(parsed.facts, parsed.fact_labels, now=vault.now())[1]
-    bad = {p.where for p in problems}
-    keep = [i for i, label in enumerate(parsed.episode_labels) if label not in bad]
-    parsed.episodes = [parsed.episodes[i] for i in keep]
-    parsed.episode_labels = [parsed.episode_labels[i] for i in keep]
-    keep = [i for i, label in enumerate(parsed.fact_labels) if label not in bad]
-    parsed.facts = [parsed.facts[i] for i in keep]
-    parsed.fact_labels = [parsed.fact_labels[i] for i in keep]
-    return problems
+from memvault.interop.jsonl import ParsedLines
 
 
 def ingest(
-    file: Annotated[str, typer.Argument(help="A .jsonl or text file, or - for stdin.")],
-    fmt: Annotated[str, typer.Option("--format", help="auto | jsonl | text")] = "auto",
+    file: Annotated[
+        str,
+        typer.Argument(
+            help="A .jsonl or text file, a ChatGPT or Claude export (its conversations.json or "
+            ".zip), or - for stdin."
+        ),
+    ],
+    fmt: Annotated[
+        str, typer.Option("--format", help="auto | jsonl | text | chatgpt | claude")
+    ] = "auto",
     split: Annotated[
         str, typer.Option(help="Text files: paragraphs | lines | none")
     ] = "paragraphs",
     memory_type: Annotated[str | None, typer.Option("--type", help="Default memory type.")] = None,
     session: Annotated[str | None, typer.Option(help="Default session id.")] = None,
-    speaker: Annotated[str | None, typer.Option(help="Default speaker.")] = None,
+    speaker: Annotated[
+        str | None,
+        typer.Option(help="Default speaker (a chat export: the name of your own messages)."),
+    ] = None,
     skip_invalid: Annotated[
         bool,
         typer.Option(
@@ -126,11 +73,12 @@ def ingest(
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Write memories from a JSONL or text file, in batches of one transaction each. Each
-    batch is acknowledged before its meaning vectors are computed (setting `defer_vectors`);
-    by default the command then waits for them."""
-    parsed = _parse(
-        _read_input(file),
+    """Write memories from a JSONL or text file, or a ChatGPT or Claude export (each message
+    a memory; importing it again writes nothing twice), in batches of one transaction each.
+    Each batch is acknowledged before its meaning vectors are computed (setting
+    `defer_vectors`); by default the command then waits for them."""
+    parsed = parse_input(
+        read_input(file),
         fmt,
         file,
         split,
@@ -145,7 +93,7 @@ def ingest(
     with open_vault(create=True) as vault:
         ns = vault.ns(namespace)
         # Every problem of the file at once, in line order: the user fixes them in one pass.
-        skipped = sorted(parsed.problems + _drop_invalid(vault, parsed, ns), key=_line_order)
+        skipped = sorted(parsed.problems + drop_invalid(vault, parsed, ns), key=line_order)
         if skipped and not skip_invalid:
             raise InvalidBatchError(
                 skipped,
@@ -367,7 +315,7 @@ def import_(
             field="source",
             hint="a dump file, memory-dir or claude-mem",
         )
-    raw = _read_input(source)
+    raw = read_input(source)
     started = time.perf_counter()
     with (
         open_vault(create=True) as vault,
