@@ -4,7 +4,7 @@ in that venv (the embedded ``memvault serve`` on loopback included, stopped at t
 
 What the test adds, and nothing else: the user's own input files the README names
 (``notes.jsonl``, ``journal.txt``, ``T.jsonl``, ``Q.jsonl``, a ``memory`` directory, a
-``claude-mem.db``, a ``plans`` folder), a free port instead of 8080,
+``claude-mem.db``, a ``plans`` folder, a ``chatgpt-export.zip``), a free port instead of 8080,
 the id of the newest run for the ``RUN_ID`` placeholder, and a data folder of its own. The
 block that needs Docker (``docker compose``) cannot run here and is left out. This test
 installs a whole venv (from pip's cache when warm: about a minute)."""
@@ -17,6 +17,7 @@ import re
 import shutil
 import sqlite3
 import subprocess
+import zipfile
 from pathlib import Path
 
 from memvault.devservers import free_port
@@ -75,6 +76,29 @@ def _inputs(where: Path) -> None:
     con.close()
     (where / "plans").mkdir()
     (where / "plans" / "search.md").write_text("# Ship search\n- [ ] index\n")
+    with zipfile.ZipFile(where / "chatgpt-export.zip", "w") as archive:
+        archive.writestr("conversations.json", json.dumps(_CHATGPT))
+
+
+def _message(key: str, parent: str, role: str, text: str, at: float) -> dict[str, object]:
+    content = {"content_type": "text", "parts": [text]}
+    message = {"id": key, "author": {"role": role}, "create_time": at, "content": content}
+    return {"id": key, "parent": parent, "message": message}
+
+
+_CHATGPT = [
+    {
+        "title": "Cello practice",
+        "create_time": 1_717_000_000,
+        "conversation_id": "c-1",
+        "current_node": "a1",
+        "mapping": {
+            "root": {"id": "root", "parent": None, "message": None},
+            "u1": _message("u1", "root", "user", "How long should I practise scales?", 1.7e9),
+            "a1": _message("a1", "u1", "assistant", "Ten minutes a day is plenty.", 1.7e9 + 9),
+        },
+    }
+]
 
 
 def _checkout(dest: Path) -> Path:
