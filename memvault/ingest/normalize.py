@@ -40,6 +40,12 @@ def _plain(text: str) -> bool:
     return text.isascii() and "\t" not in text and "  " not in text
 
 
+def readable(text: str) -> bool:
+    """Does ``text`` hold anything to read: more than whitespace, control and format
+    characters (zero-width spaces and joiners, word joiners…)."""
+    return any(unicodedata.category(c) not in ("Cf", "Cc") and not c.isspace() for c in text)
+
+
 def normalize_content(raw: str | bytes, *, limit: int, field: str = "content") -> tuple[str, bool]:
     """The stored form of ``raw`` and whether it was truncated."""
     text = decode(raw, field=field) if isinstance(raw, bytes) else raw
@@ -58,8 +64,7 @@ def normalize_content(raw: str | bytes, *, limit: int, field: str = "content") -
         text = _SPACES.sub(" ", text)
     lines = [line.strip() for line in text.split("\n")]
     text = _BLANKS.sub("\n\n", "\n".join(lines)).strip()
-    # only format characters (zero-width joiners, word joiners...) left: nothing to read
-    if not any(unicodedata.category(c) != "Cf" and not c.isspace() for c in text):
+    if not readable(text):
         raise InvalidInputError(
             "is empty (after removing whitespace, control and zero-width characters)",
             field=field,

@@ -12,6 +12,8 @@ from memvault.kg import vocabulary
 from memvault.kg.model import Entity, EntityType, Episode, Fact, normalize_name
 from memvault.kg.store import FactQuery, Store
 from memvault.kg.vocabulary import EntityTypeDef
+from memvault.language.kinds import kind_of
+from memvault.language.lexicon import common_word, proper_name
 from memvault.llm.prompts import ExtractedEntity, Extraction
 
 _WORD = re.compile(r"\w+")
@@ -208,6 +210,16 @@ class _Restated:
             fact.last_reinforced_at = self.confirmed
 
 
+def could_name(name: str) -> bool:
+    """Could a word that keeps opening sentences be a name: one no dictionary has, or one
+    world knowledge also knows as a name (a given name, a place, a proper name of Webster's:
+    "Bill", "Florence"). "Certainly", "Define", "Topic" open an assistant's replies and list
+    items again and again and name nothing."""
+    if " " in name or not common_word(name):
+        return True
+    return proper_name(name) or kind_of(name) in ("person", "place")
+
+
 def recurring_openers(episodes: Sequence[Episode], extractions: Sequence[Extraction]) -> set[str]:
     """Tentative names (capitalised only where they open a sentence) that open sentences in
     at least three memories of the batch and are never written in lower case in it: "Bill
@@ -221,7 +233,7 @@ def recurring_openers(episodes: Sequence[Episode], extractions: Sequence[Extract
         for name in {x.name.lower() for x in ex.entities if x.tentative}
         if not name.endswith("ing")
     )
-    candidates = {name for name, n in seen.items() if n >= 3}
+    candidates = {name for name, n in seen.items() if n >= 3 and could_name(name)}
     if not candidates:
         return set()
     texts = [e.content for e in episodes]

@@ -5,8 +5,9 @@
   branch read is the one the conversation shows (from ``current_node`` up to the root); a
   conversation without one falls back to every message in time order. Read: the user's and
   the assistant's text (``text`` and ``multimodal_text``: the text parts, images left out);
-  left out: system and tool messages, messages sent to a tool, hidden ones and the
-  assistant's code, browsing and reasoning (not what was said to the person).
+  left out: system and tool messages, messages sent to a tool, hidden ones, the
+  assistant's code, browsing and reasoning (not what was said to the person), and messages
+  with nothing to read (only spaces, control or zero-width characters).
 - **Claude** ("Settings → Privacy → Export data"): ``conversations.json``, a list of
   conversations with ``chat_messages`` (``sender`` human / assistant; the text blocks of
   ``content``, else ``text``).
@@ -32,6 +33,7 @@ from typing import Any
 
 from memvault.clock import DateRangeError, ensure_utc
 from memvault.errors import InvalidInputError, Problem
+from memvault.ingest.normalize import readable
 from memvault.interop.jsonl import ParsedLines
 
 FORMATS = ("chatgpt", "claude")
@@ -231,7 +233,7 @@ def _chatgpt_text(message: dict[str, Any]) -> tuple[str, str] | None:
         return None
     parts = content.get("parts")
     text = "\n".join(p for p in parts if isinstance(p, str)) if isinstance(parts, list) else ""
-    return (role, text) if text.strip() else None
+    return (role, text) if readable(text) else None
 
 
 # -- Claude -------------------------------------------------------------------------------------
@@ -251,7 +253,7 @@ def _claude(conv: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any] | str]]:
         if sender not in ("human", "assistant"):
             continue
         text = _claude_text(message)
-        if not text.strip():
+        if not readable(text):
             continue
         when = _time(message.get("created_at")) or started
         msg_id = message.get("uuid")

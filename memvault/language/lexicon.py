@@ -12,10 +12,26 @@ from functools import cache
 
 
 @cache
-def _common() -> frozenset[str]:
+def _web2() -> frozenset[str]:
     from english_words import get_english_words_set
 
-    return frozenset(w for w in get_english_words_set(["web2"], lower=False) if w.islower())
+    return frozenset(get_english_words_set(["web2"], lower=False))
+
+
+@cache
+def _common() -> frozenset[str]:
+    return frozenset(w for w in _web2() if w.islower())
+
+
+@cache
+def _proper() -> frozenset[str]:
+    return frozenset(w.lower() for w in _web2() if w[:1].isupper())
+
+
+def proper_name(word: str) -> bool:
+    """Webster's Second writes the word capitalised: it is (also) a proper name ("Bill",
+    "Mark", "Jack"), unlike "Certainly" or "Define"."""
+    return word.lower().replace("’", "'").strip("'").removesuffix("'s") in _proper()
 
 
 def _bases(word: str) -> list[str]:
