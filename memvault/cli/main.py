@@ -140,6 +140,17 @@ def write(
     emit(data, as_json, render)
 
 
+SHOWN = 600  # characters of a memory the recall table shows (a long reply fills screens)
+
+
+def _shown(text: str) -> str:
+    if len(text) <= SHOWN:
+        return text
+    cut = text.rfind(" ", SHOWN - 100, SHOWN)
+    cut = cut if cut > 0 else SHOWN
+    return f"{text[:cut]} … (+{len(text) - cut:,} characters: --full)"
+
+
 @app.command()
 @handle_errors
 def recall(
@@ -159,6 +170,12 @@ def recall(
         str | None,
         typer.Option("--session", help="The session asking: its prefetch cache first."),
     ] = None,
+    full: Annotated[
+        bool,
+        typer.Option(
+            "--full", help=f"Show each memory whole (the table shows {SHOWN} characters)."
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Recall the memories that matter most for a query."""
@@ -204,7 +221,7 @@ def recall(
             table = Table("#", "score", "kind", "memory", "id", show_lines=explain)
             for i, h in enumerate(hits, start=1):
                 why = f"\n[dim]{escape(h.explanation.text())}[/]" if explain else ""
-                text = escape(h.text) + why
+                text = escape(h.text if full else _shown(h.text)) + why
                 if h.digest:  # what one-way compression left, never the original
                     text = f"[dim]({h.tier} · {h.digest})[/] {text}"
                 table.add_row(str(i), f"{h.score:.4f}", h.kind, text, h.id[:12])

@@ -284,3 +284,17 @@ def test_a_review_item_is_decided_by_the_start_of_its_id(db: Path) -> None:
     assert code == 0 and out.strip() == "rejected"
     code, out, _ = run(db, "review", "list", "-n", "k", "--status", "rejected", "--json")
     assert [i["id"] for i in json.loads(out)] == [item["id"]]
+
+
+def test_recall_shows_a_long_memory_clipped_and_whole_with_full(tmp_path: Path) -> None:
+    """Found importing real chats: one 8,000-character reply filled several screens."""
+    db = tmp_path / "long.db"
+    reply = "The budget for the coast trip. " + "Stop at the old town and rest. " * 200
+    assert run(db, "write", reply)[0] == 0
+    code, out, _ = run(db, "recall", "budget for the coast trip", "-k", "1")
+    assert code == 0 and "characters: --full)" in out and "old town" in out
+    assert len(out) < 2_000
+    code, out, _ = run(db, "recall", "budget for the coast trip", "-k", "1", "--full")
+    assert code == 0 and "--full)" not in out and out.count("old town") > 100
+    code, out, _ = run(db, "recall", "budget for the coast trip", "-k", "1", "--json")
+    assert json.loads(out)[0]["text"] == reply.strip()  # machines get the memory whole
