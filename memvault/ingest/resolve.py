@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 
 from memvault.kg import vocabulary
 from memvault.kg.model import Entity, EntityType, Episode, Fact, normalize_name
@@ -210,14 +211,39 @@ class _Restated:
             fact.last_reinforced_at = self.confirmed
 
 
-def could_name(name: str) -> bool:
-    """Could a word that keeps opening sentences be a name: one no dictionary has, or one
-    world knowledge also knows as a name (a given name, a place, a proper name of Webster's:
-    "Bill", "Florence"). "Certainly", "Define", "Topic" open an assistant's replies and list
-    items again and again and name nothing."""
+def could_name(name: str, texts: Sequence[str] = ()) -> bool:
+    """Could a word that keeps opening sentences be a name: one no dictionary has, one world
+    knowledge also knows as a name (a given name, a place, a proper name of Webster's: "Bill",
+    "Florence"), or one that stands where a name does — before a word, not before a comma,
+    an exclamation or an article ("Zed called again"). "Certainly!", "Furthermore,",
+    "Define the budget" open an assistant's replies and list items again and again and
+    name nothing."""
     if " " in name or not common_word(name):
         return True
-    return proper_name(name) or kind_of(name) in ("person", "place")
+    if proper_name(name) or kind_of(name) in ("person", "place"):
+        return True
+    after = [m.group(1) or m.group(2) for t in texts for m in _after(name).finditer(t)]
+    return bool(after) and 2 * sum(_as_a_name(a) for a in after) > len(after)
+
+
+_FUNCTION_AFTER = frozenset(
+    "the a an your my our their his her its this that these those some any each every all "
+    "no more most".split()
+)
+
+
+@lru_cache(maxsize=4096)
+def _after(name: str) -> re.Pattern[str]:
+    """The capitalised word and what follows it: its next character if not a space, else
+    its next word."""
+    return re.compile(rf"\b{re.escape(name.capitalize())}\b(?:(\S)|\s+(\w+))")
+
+
+def _as_a_name(first: str | None) -> bool:
+    """What follows is a word that is no article or possessive, or a possessive's mark."""
+    if first is None:
+        return False
+    return first in ("'", "’") or (first[0].isalnum() and first.lower() not in _FUNCTION_AFTER)
 
 
 def recurring_openers(episodes: Sequence[Episode], extractions: Sequence[Extraction]) -> set[str]:
@@ -233,10 +259,10 @@ def recurring_openers(episodes: Sequence[Episode], extractions: Sequence[Extract
         for name in {x.name.lower() for x in ex.entities if x.tentative}
         if not name.endswith("ing")
     )
-    candidates = {name for name, n in seen.items() if n >= 3 and could_name(name)}
+    texts = [e.content for e in episodes]
+    candidates = {name for name, n in seen.items() if n >= 3 and could_name(name, texts)}
     if not candidates:
         return set()
-    texts = [e.content for e in episodes]
     # a one-word name is written in lower case where it is a whole run of word characters:
     # one pass over the batch's words, not one search of every text per name
     one_word = {name for name in candidates if _WORD.fullmatch(name)}

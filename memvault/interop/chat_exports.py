@@ -4,10 +4,11 @@
   (or the .zip itself), a list of conversations, each a tree of messages (``mapping``). The
   branch read is the one the conversation shows (from ``current_node`` up to the root); a
   conversation without one falls back to every message in time order. Read: the user's and
-  the assistant's text (``text`` and ``multimodal_text``: the text parts, images left out);
-  left out: system and tool messages, messages sent to a tool, hidden ones, the
-  assistant's code, browsing and reasoning (not what was said to the person), and messages
-  with nothing to read (only spaces, control or zero-width characters).
+  the assistant's text (``text`` and ``multimodal_text``: the text parts and what voice
+  messages said, images and audio left out). Left out: system and tool messages, messages
+  sent to a tool, hidden ones, the assistant's code, browsing and reasoning (not what was
+  said to the person), and messages with nothing to read (only spaces, control or
+  zero-width characters).
 - **Claude** ("Settings → Privacy → Export data"): ``conversations.json``, a list of
   conversations with ``chat_messages`` (``sender`` human / assistant; the text blocks of
   ``content``, else ``text``).
@@ -232,8 +233,19 @@ def _chatgpt_text(message: dict[str, Any]) -> tuple[str, str] | None:
     if not isinstance(content, dict) or content.get("content_type") not in _SAID:
         return None
     parts = content.get("parts")
-    text = "\n".join(p for p in parts if isinstance(p, str)) if isinstance(parts, list) else ""
+    said = [_part_text(p) for p in parts] if isinstance(parts, list) else []
+    text = "\n".join(p for p in said if p)
     return (role, text) if readable(text) else None
+
+
+def _part_text(part: Any) -> str:
+    """A text part, or what a voice message said (its ``audio_transcription``)."""
+    if isinstance(part, str):
+        return part
+    if isinstance(part, dict) and part.get("content_type") == "audio_transcription":
+        text = part.get("text")
+        return text if isinstance(text, str) else ""
+    return ""
 
 
 # -- Claude -------------------------------------------------------------------------------------

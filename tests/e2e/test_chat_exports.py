@@ -81,12 +81,23 @@ def chatgpt_export() -> list[dict[str, Any]]:
             at=T0 + 50,
             kind="multimodal_text",
         ),
+        _node(  # a voice message: what was said, not the audio
+            "v1",
+            "a2",
+            "user",
+            [
+                {"content_type": "audio_transcription", "text": "Thanks, I'll call the first."},
+                {"content_type": "audio_asset_pointer", "asset_pointer": "sediment://x"},
+            ],
+            at=T0 + 60,
+            kind="multimodal_text",
+        ),
     ]
     talk = {
         "title": "Cello in Porto",
         "create_time": T0,
         "conversation_id": "c-1",
-        "current_node": "a2",
+        "current_node": "v1",
         "mapping": {n["id"]: n for n in nodes},
     }
     no_time = {
@@ -161,13 +172,14 @@ def test_a_chatgpt_export_is_read_as_the_conversation_shows_it(db: Path, tmp_pat
     code, out, err = run(db, "ingest", str(src), "--skip-invalid", "--speaker", "Maya", "--json")
     assert code == 0, out + err
     report = json.loads(out)
-    assert report["created"] == 4 and len(report["skipped"]) == 2
+    assert report["created"] == 5 and len(report["skipped"]) == 2
     texts = _texts(db)
     assert texts == [
         "I live in Porto and I'm learning the cello.",
         "Lovely! Porto has a good conservatory.",
         "Any cello teachers near Bonfim?",  # the branch shown, not the edited-away one
         "Here are three.",  # the image left out; the tool call and system prompt too
+        "Thanks, I'll call the first.",
     ]
     code, out, _ = run(db, "facts", "--json")
     facts = json.loads(out)
@@ -177,7 +189,7 @@ def test_a_chatgpt_export_is_read_as_the_conversation_shows_it(db: Path, tmp_pat
     # the same export again: nothing written twice
     code, out, _ = run(db, "ingest", str(src), "--skip-invalid", "--json")
     assert code == 0 and json.loads(out)["created"] == 0
-    assert len(_texts(db)) == 4
+    assert len(_texts(db)) == 5
 
 
 def test_a_forgotten_message_stays_forgotten_when_the_export_is_read_again(
