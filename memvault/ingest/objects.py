@@ -56,7 +56,14 @@ def clean_object(raw: str, *, named: bool = False) -> str:
     # a pronoun, or one that leads ("I love them for that"), or "to" alone ("I love to.")
     if obj.lower() in _PRONOUNS or obj.lower() == "to" or obj.split()[0].lower() in _PRONOUNS:
         return ""
-    return obj if any(c.isalnum() for c in obj) else ""
+    # code or a template's placeholder ("{self.name}", "[Your Name]", "<name>"), or a list
+    # marker ("#8 please…"): no object a person says of themself
+    if not obj[0].isalnum() or any(c in _NOT_IN_OBJECTS for c in obj):
+        return ""
+    return obj
+
+
+_NOT_IN_OBJECTS = frozenset("[]{}<>|\\`$=")
 
 
 _AT_A_NAME = re.compile(r"\s+at\s+(?:the\s+)?[A-Z]")

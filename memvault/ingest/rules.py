@@ -17,6 +17,7 @@ from memvault.ingest.others import facts_about_others
 from memvault.language.kinds import kind_of
 from memvault.language.lexicon import common_word
 from memvault.language.mood import asserted
+from memvault.language.person import is_assistant
 from memvault.language.text import join_abbreviations, shared_subject
 from memvault.llm.prompts import ExtractedEntity, ExtractedFact, Extraction
 
@@ -247,8 +248,12 @@ def extract(text: str, *, speaker: str | None, subject_hint: str = "user") -> Ex
         had = entities.get(name.lower())
         if had is None or (had.tentative and not tentative):
             entities[name.lower()] = ExtractedEntity(name=name, type=etype, tentative=tentative)
-    facts = _facts(shared_subject(text), subject) if _FIRST_PERSON.search(text) else []
-    facts += facts_about_others(text, speaker)  # "my sister Joana lives in Porto"
+    # an assistant's first person is a role it plays or a template it fills ("My name is
+    # [Your Name]", a cover letter's "I live in Paris"): its words are kept, no fact of them
+    facts: list[ExtractedFact] = []
+    if not is_assistant(speaker):
+        facts = _facts(shared_subject(text), subject) if _FIRST_PERSON.search(text) else []
+        facts += facts_about_others(text, speaker)  # "my sister Joana lives in Porto"
     for fact in facts:
         if fact.object_is_entity:
             entities.setdefault(fact.object.lower(), ExtractedEntity(name=fact.object))

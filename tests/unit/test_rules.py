@@ -341,3 +341,25 @@ def test_an_update_is_not_read_from_a_question_or_a_supposition() -> None:
     assert statements("Do I still live in Leeds?") == []
     assert statements("If I moved to Paris I would be happy.") == []
     assert [s.value for s in statements("I moved to Porto, did you hear?")] == ["Porto"]
+
+
+def test_an_assistant_states_no_fact_of_itself() -> None:
+    """Found importing real ChatGPT chats: a role play's "My name is Alice" and a template's
+    "My name is [Your Name]" became the assistant's name, five times over."""
+    said = "My name is Alice and I live in Paris."
+    assert extract(said, speaker="assistant").facts == []
+    assert {(f.predicate, f.object) for f in extract(said, speaker="Maya").facts} == {
+        ("name", "Alice"),
+        ("lives_in", "Paris"),
+    }
+
+
+def test_code_placeholders_and_list_markers_are_no_objects() -> None:
+    for said in (
+        "My name is [Your Name].",
+        "my name is {self.name}",
+        "My name is <name>.",
+        "I don't like #8 please give me one more",
+    ):
+        assert extract(said, speaker="Sam").facts == [], said
+    assert [f.object for f in extract("I love C#.", speaker="Sam").facts] == ["C#"]
