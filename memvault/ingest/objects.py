@@ -52,7 +52,9 @@ def clean_object(raw: str, *, named: bool = False) -> str:
         words = name_run(" ".join(words)).split()
     if not words or len(words) > 6:
         return ""
-    obj = " ".join(words).strip(" '\"’")
+    obj = " ".join(words).strip(" '\"’").lstrip("-–—:;,. ")  # "I love - the sound of …"
+    if not obj:
+        return ""
     # a pronoun, or one that leads ("I love them for that"), or "to" alone ("I love to.")
     if obj.lower() in _PRONOUNS or obj.lower() == "to" or obj.split()[0].lower() in _PRONOUNS:
         return ""

@@ -363,3 +363,8 @@ def test_code_placeholders_and_list_markers_are_no_objects() -> None:
     ):
         assert extract(said, speaker="Sam").facts == [], said
     assert [f.object for f in extract("I love C#.", speaker="Sam").facts] == ["C#"]
+    # a dash before the object is punctuation, not the object; alone it is nothing
+    love = extract("I love - the sound of the waves.", speaker="Deb").facts
+    assert [f.object for f in love] == ["the sound of the waves"]
+    assert extract("I love -", speaker="Deb").facts == []
+    assert extract("I love — !", speaker="Deb").facts == []
