@@ -285,9 +285,12 @@ def statements(text: str) -> list[Statement]:
 @lru_cache(maxsize=8192)
 def _statements(text: str) -> tuple[Statement, ...]:
     out: list[Statement] = []
+    pasted = len(text) > _PASTED  # a document, a search result, a data batch pasted in
     for sentence in re.split(r"(?<=[.!?])\s+|\n+", join_abbreviations(text)):
         known: set[str] = set()
         for attribute, (cue, patterns) in _RULES.items():
+            if pasted and not _SELF_WORD.search(sentence):
+                break  # in a long text only what the speaker says of themself is theirs
             found = cue.search(sentence)
             if found is None:
                 continue
@@ -309,6 +312,13 @@ def _statements(text: str) -> tuple[Statement, ...]:
             if attribute not in known:
                 out.append(Statement(attribute, value))
     return tuple(out)
+
+
+# a turn longer than this is more than someone telling their news: a subjectless sentence
+# in it ("Headquartered at Citadel.") is the document's, not the speaker's
+_PASTED = 600
+# the first person, in the case people write it ("US" in an address is no "us")
+_SELF_WORD = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|[Mm]e|[Mm]y|[Ww]e|[Ww]e're|[Uu]s|[Oo]ur)\b")
 
 
 def _known_as(thing: str) -> str | None:

@@ -155,3 +155,22 @@ def test_a_shorter_name_of_the_same_value_is_a_restatement_not_a_change() -> Non
     ]
     # but another value that shares a later word is a change
     assert judge(_said(0, "I live in New York."), _said(2, "I live in York.")) is not None
+
+
+def test_a_pasted_document_states_nothing_of_the_speaker() -> None:
+    """Found importing real chats: search results pasted into a prompt ("This company is
+    located at SOUTHEAST FINANCIAL CENTER, … MIAMI, FL, US") made the user's employer change
+    five times. In a long text only a sentence in the first person is the speaker's own."""
+    filler = "Results follow from the registry, with every filing and its agent listed. " * 10
+    pasted = (
+        f"Web search results: {filler} This company is located at SOUTHEAST FINANCIAL CENTER,"
+        " 200 S BISCAYNE BLVD, MIAMI, FL, US and has been running for one year. Headquartered"
+        " in New York City since 2014."
+    )
+    assert statements(pasted) == []
+    told = f"{filler} Anyway, I moved to Porto last month."
+    assert statements(told) == [Statement("residence", "Porto")]
+    # a short message keeps its subjectless news ("Moved to Porto last week.")
+    assert statements("Moved to Porto last week, home at last.") == [
+        Statement("residence", "Porto")
+    ]
