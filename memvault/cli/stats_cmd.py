@@ -30,10 +30,23 @@ def stats(
                 if key == "janitor" and isinstance(value, dict):
                     table.add_row(key, _janitor(value))
                 elif key != "namespace":
-                    table.add_row(key, _cell(value))
+                    table.add_row(_LABELS.get(key, key), _cell(value))
             console.print(table)
+        console.print(
+            "[dim]facts no longer true are as-of history; retired ones were corrected, "
+            "forgotten or decayed away; `memvault facts` lists those true now[/]"
+        )
 
     emit(rows if all_namespaces else rows[0], as_json, render)
+
+
+# what a count holds, where its key alone misleads (`memvault facts` lists fewer: those
+# valid now); --json keeps the keys
+_LABELS = {
+    "episodes": "episodes (merged, corrected included)",
+    "facts": "facts (no longer true ones included)",
+    "facts_all": "facts (retired ones too)",
+}
 
 
 def _cell(v: object) -> str:

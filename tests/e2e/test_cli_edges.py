@@ -298,3 +298,15 @@ def test_recall_shows_a_long_memory_clipped_and_whole_with_full(tmp_path: Path) 
     assert code == 0 and "--full)" not in out and out.count("old town") > 100
     code, out, _ = run(db, "recall", "budget for the coast trip", "-k", "1", "--json")
     assert json.loads(out)[0]["text"] == reply.strip()  # machines get the memory whole
+
+
+def test_stats_says_what_its_fact_counts_hold(tmp_path: Path) -> None:
+    """Found using the CLI: `stats` said "facts 2" where `memvault facts` listed one (the
+    other ended by a newer diet): the table says what each count holds; JSON keeps its keys."""
+    db = tmp_path / "s.db"
+    assert run(db, "write", "I'm vegetarian.", "--speaker", "Maya", "--at", "2026-01-05")[0] == 0
+    assert run(db, "write", "I'm vegan now.", "--speaker", "Maya", "--at", "2026-03-05")[0] == 0
+    code, out, _ = run(db, "stats")
+    assert code == 0 and "no longer true ones included" in out and "memvault facts" in out
+    code, out, _ = run(db, "stats", "--json")
+    assert {"facts", "facts_all", "episodes"} <= set(json.loads(out))
