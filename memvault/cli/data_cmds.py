@@ -117,6 +117,7 @@ def ingest(
         "namespace": ns,
         **totals,
         "skipped": [{"where": p.where, "message": p.message} for p in skipped],
+        **({"left_out": parsed.left_out} if parsed.left_out else {}),
     }
 
     def render() -> None:
@@ -126,6 +127,12 @@ def ingest(
             f"({totals['duplicates']} duplicates, {facts} facts, "
             f"{totals['entities_created']} entities) in {totals['written_s']} s"
         )
+        if parsed.left_out:
+            console.print(
+                "left out as no memory: "
+                + ", ".join(f"{n} {why}" for why, n in sorted(parsed.left_out.items())),
+                highlight=False,
+            )
         if totals["forgotten"]:
             console.print(
                 f"[yellow]{totals['forgotten']} memories were forgotten before[/] (memvault "

@@ -79,6 +79,9 @@ def parse_export(raw: bytes, fmt: str, *, user: str | None = None) -> ParsedLine
             where += f" ({_clip(title)!r})"
         try:
             for m, item in read(conv):
+                if isinstance(item, _LeftOut):
+                    out.left_out[str(item)] = out.left_out.get(str(item), 0) + 1
+                    continue
                 if isinstance(item, str):
                     out.problems.append(Problem(f"{where} message {m}", item))
                     continue
@@ -95,6 +98,10 @@ def parse_export(raw: bytes, fmt: str, *, user: str | None = None) -> ParsedLine
 
 class _Unreadable(ValueError):
     """A conversation whose messages cannot be read at all."""
+
+
+class _LeftOut(str):
+    """Why a message is left out on purpose (not a problem: counted, not listed)."""
 
 
 def _conversations(raw: bytes) -> list[Any] | None:
@@ -181,9 +188,16 @@ def _chatgpt(conv: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any] | str]]
         raise _Unreadable("has no messages (no 'mapping')")
     session = conv.get("conversation_id") or conv.get("id")
     started = _time(conv.get("create_time"))
-    for m, message in enumerate(_branch(mapping, conv.get("current_node")), start=1):
+    branch = _branch(mapping, conv.get("current_node"))
+    every = sum(
+        isinstance(n, dict) and isinstance(n.get("message"), dict) for n in mapping.values()
+    )
+    for _ in range(every - len(branch)):
+        yield 0, _LeftOut("earlier versions of edited or regenerated messages")
+    for m, message in enumerate(branch, start=1):
         said = _chatgpt_text(message)
-        if said is None:
+        if isinstance(said, str):
+            yield m, _LeftOut(said)
             continue
         role, text = said
         when = _time(message.get("create_time")) or started
@@ -219,23 +233,27 @@ def _branch(mapping: dict[str, Any], current: Any) -> list[dict[str, Any]]:
         tzinfo=UTC))  # fmt: skip
 
 
-def _chatgpt_text(message: dict[str, Any]) -> tuple[str, str] | None:
+def _chatgpt_text(message: dict[str, Any]) -> tuple[str, str] | str:
+    """(role, text), or why the message is left out."""
     author = message.get("author")
     role = author.get("role") if isinstance(author, dict) else None
     if role not in ("user", "assistant"):
-        return None
+        return "system or tool messages"
     meta = message.get("metadata")
     if isinstance(meta, dict) and meta.get("is_visually_hidden_from_conversation"):
-        return None
+        return "hidden messages"
     if message.get("recipient", "all") != "all":
-        return None  # a call to a tool, not words to the person
+        return "calls to a tool"  # not words to the person
     content = message.get("content")
     if not isinstance(content, dict) or content.get("content_type") not in _SAID:
-        return None
+        return "code, browsing or reasoning"
     parts = content.get("parts")
     said = [_part_text(p) for p in parts] if isinstance(parts, list) else []
     text = "\n".join(p for p in said if p)
-    return (role, text) if readable(text) else None
+    return (role, text) if readable(text) else _NOTHING
+
+
+_NOTHING = "messages with nothing to read"
 
 
 def _part_text(part: Any) -> str:
@@ -263,9 +281,11 @@ def _claude(conv: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any] | str]]:
             continue
         sender = message.get("sender")
         if sender not in ("human", "assistant"):
+            yield m, _LeftOut("system or tool messages")
             continue
         text = _claude_text(message)
         if not readable(text):
+            yield m, _LeftOut(_NOTHING)
             continue
         when = _time(message.get("created_at")) or started
         msg_id = message.get("uuid")

@@ -43,6 +43,8 @@ class ParsedLines:
     facts: list[dict[str, Any]] = field(default_factory=list)
     fact_labels: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # what a reader left out on purpose, by why (a chat export's system prompts, tool calls…)
+    left_out: dict[str, int] = field(default_factory=dict)
 
 
 def parse_session_time(value: str) -> datetime:

@@ -173,6 +173,11 @@ def test_a_chatgpt_export_is_read_as_the_conversation_shows_it(db: Path, tmp_pat
     assert code == 0, out + err
     report = json.loads(out)
     assert report["created"] == 5 and len(report["skipped"]) == 2
+    assert report["left_out"] == {  # counted, so nothing vanishes unsaid
+        "calls to a tool": 1,
+        "earlier versions of edited or regenerated messages": 1,
+        "system or tool messages": 1,  # the hidden system prompt
+    }
     texts = _texts(db)
     assert texts == [
         "I live in Porto and I'm learning the cello.",
@@ -215,6 +220,7 @@ def test_a_claude_export_in_its_zip(db: Path, tmp_path: Path) -> None:
     code, out, err = run(db, "ingest", str(archive), "--json")
     assert code == 0, out + err
     assert json.loads(out)["created"] == 2
+    assert json.loads(out)["left_out"] == {"messages with nothing to read": 1}
     assert _texts(db) == ["I moved to Bonfim last week.", "Congratulations on the move!"]
     episodes = _episodes(db)
     assert {e["speaker"] for e in episodes} == {"user", "assistant"}
