@@ -279,6 +279,11 @@ def _claude(conv: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any] | str]]:
         if not isinstance(message, dict):
             yield m, "is not an object"
             continue
+        for key in ("attachments", "files"):  # documents attached: not what was said
+            attached = message.get(key)
+            if isinstance(attached, list) and attached:
+                for _ in attached:
+                    yield m, _LeftOut("attached files (their text is not read)")
         sender = message.get("sender")
         if sender not in ("human", "assistant"):
             yield m, _LeftOut("system or tool messages")

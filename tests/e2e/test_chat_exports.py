@@ -124,6 +124,7 @@ def claude_export() -> list[dict[str, Any]]:
                     "created_at": "2024-06-02T09:00:05Z",
                     "text": "",
                     "content": [{"type": "text", "text": "I moved to Bonfim last week."}],
+                    "attachments": [{"file_name": "lease.txt", "extracted_content": "Lease…"}],
                 },
                 {
                     "uuid": "m2",
@@ -220,7 +221,11 @@ def test_a_claude_export_in_its_zip(db: Path, tmp_path: Path) -> None:
     code, out, err = run(db, "ingest", str(archive), "--json")
     assert code == 0, out + err
     assert json.loads(out)["created"] == 2
-    assert json.loads(out)["left_out"] == {"messages with nothing to read": 1}
+    assert json.loads(out)["left_out"] == {
+        "messages with nothing to read": 1,
+        "attached files (their text is not read)": 1,
+    }
+    assert not any("Lease" in t for t in _texts(db))
     assert _texts(db) == ["I moved to Bonfim last week.", "Congratulations on the move!"]
     episodes = _episodes(db)
     assert {e["speaker"] for e in episodes} == {"user", "assistant"}
