@@ -168,6 +168,17 @@ def _time(value: Any) -> datetime | None:
     return None
 
 
+def _message(
+    text: str, speaker: str, session: Any, when: datetime | None, msg_id: Any, source: str
+) -> dict[str, Any] | str:
+    """The write item of a message, or what keeps it from being one."""
+    if when is None:
+        return "no readable time (nor the conversation's)"
+    if not isinstance(msg_id, str) or not msg_id:
+        return "has no id" if source == "chatgpt" else "has no uuid"
+    return _item(text, speaker, session, when, f"{source}:{msg_id}")
+
+
 def _item(text: str, speaker: str, session: Any, when: datetime, external: str) -> dict[str, Any]:
     return {
         "content": text,
@@ -201,13 +212,7 @@ def _chatgpt(conv: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any] | str]]
             continue
         role, text = said
         when = _time(message.get("create_time")) or started
-        msg_id = message.get("id")
-        if when is None:
-            yield m, "no readable time (nor the conversation's)"
-        elif not isinstance(msg_id, str) or not msg_id:
-            yield m, "has no id"
-        else:
-            yield m, _item(text, role, session, when, f"chatgpt:{msg_id}")
+        yield m, _message(text, role, session, when, message.get("id"), "chatgpt")
 
 
 def _branch(mapping: dict[str, Any], current: Any) -> list[dict[str, Any]]:
@@ -293,14 +298,8 @@ def _claude(conv: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any] | str]]:
             yield m, _LeftOut(_NOTHING)
             continue
         when = _time(message.get("created_at")) or started
-        msg_id = message.get("uuid")
-        if when is None:
-            yield m, "no readable time (nor the conversation's)"
-        elif not isinstance(msg_id, str) or not msg_id:
-            yield m, "has no uuid"
-        else:
-            speaker = "user" if sender == "human" else "assistant"
-            yield m, _item(text, speaker, session, when, f"claude:{msg_id}")
+        speaker = "user" if sender == "human" else "assistant"
+        yield m, _message(text, speaker, session, when, message.get("uuid"), "claude")
 
 
 def _claude_text(message: dict[str, Any]) -> str:
