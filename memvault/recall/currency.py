@@ -29,7 +29,7 @@ from datetime import datetime
 
 from memvault.kg.model import Fact, fact_order, normalize_name
 from memvault.kg.temporal_conflict import opposite_groups
-from memvault.kg.updates import asking_words
+from memvault.kg.update_questions import asking_words
 from memvault.language.stem import stem
 
 _HISTORY = re.compile(

@@ -14,7 +14,8 @@ from typing import Literal
 from memvault.config import RecallSettings
 from memvault.kg.model import Episode
 from memvault.kg.store import Store
-from memvault.kg.updates import asked_attributes, statements
+from memvault.kg.update_questions import asked_attributes
+from memvault.kg.updates import statements
 from memvault.language.asked import asked_kind, asks_for_many
 from memvault.language.claims import claim_tokens
 from memvault.language.person import in_first_person

@@ -53,7 +53,8 @@ from memvault.kg.model import normalize_name
 from memvault.kg.reads import NamespaceView, RecallQuery, RecallRead, informative
 from memvault.kg.roles import NO_EVIDENCE
 from memvault.kg.store import Doc, Store
-from memvault.kg.updates import STATEMENT_WORDS, asked_attributes
+from memvault.kg.update_questions import asked_attributes
+from memvault.kg.updates import STATEMENT_WORDS
 from memvault.language.person import speakers_meant
 from memvault.recall import fusion
 from memvault.recall.candidates import Candidates, Key

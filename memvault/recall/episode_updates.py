@@ -28,15 +28,8 @@ from datetime import datetime
 from typing import NamedTuple
 
 from memvault.kg.model import Episode, Replacement, episode_order
-from memvault.kg.updates import (
-    Link,
-    Said,
-    among,
-    asked_attributes,
-    chains,
-    declared_names,
-    statements,
-)
+from memvault.kg.update_questions import among, asked_attributes, declared_names
+from memvault.kg.updates import Link, Said, chains, statements
 from memvault.language.person import is_assistant
 from memvault.recall.currency import Verdict, is_history_question
 

@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memvault.kg.updates import Said, Statement, asked_attributes, chains, judge, statements
+from memvault.kg.update_questions import asked_attributes
+from memvault.kg.updates import Said, Statement, chains, judge, statements
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
