@@ -4,6 +4,7 @@ claude-mem), and plan hygiene."""
 from __future__ import annotations
 
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -26,7 +27,7 @@ from memvault.cli.output import (
     print_skipped_derivations,
 )
 from memvault.cli.vectors_cmd import brought, wait_for_vectors
-from memvault.errors import InvalidBatchError, InvalidInputError
+from memvault.errors import ConfigError, InvalidBatchError, InvalidInputError
 from memvault.ingest.normalize import decode
 from memvault.interop.jsonl import ParsedLines
 
@@ -70,13 +71,21 @@ def ingest(
         ),
     ] = True,
     rules_only: RulesOnlyOpt = False,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="Read and check everything, write nothing: how many memories it would "
+            "write, how many are already here, what it leaves out and every problem.",
+        ),
+    ] = False,
     namespace: NamespaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Write memories from a JSONL or text file, or a ChatGPT or Claude export (each message
     a memory; importing it again writes nothing twice), in batches of one transaction each.
     Each batch is acknowledged before its meaning vectors are computed (setting
-    `defer_vectors`); by default the command then waits for them."""
+    `defer_vectors`); by default the command then waits for them. `--dry-run` previews."""
     parsed = parse_input(
         read_input(file),
         fmt,
@@ -90,6 +99,9 @@ def ingest(
             field=file,
             hint="check the file, or pass --allow-empty to accept an empty input",
         )
+    if dry_run:
+        _preview(parsed, namespace, as_json)
+        return
     with open_vault(create=True) as vault:
         ns = vault.ns(namespace)
         # Every problem of the file at once, in line order: the user fixes them in one pass.
@@ -164,6 +176,58 @@ def ingest(
             err_console.print(f"[yellow]skipped[/] {p.where}: {p.message}", highlight=False)
 
     emit(report, as_json, render)
+
+
+def _preview(parsed: ParsedLines, namespace: str | None, as_json: bool) -> None:
+    """What an ingest would do, nothing written: a vault that does not exist yet is not
+    created (the records are checked against an empty one, thrown away)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        try:
+            vault = open_vault()
+            here = True
+        except ConfigError:  # no vault yet: check against an empty one
+            from memvault.bootstrap import load_settings
+            from memvault.vault import MemVault
+
+            empty = Path(scratch) / "preview.db"
+            vault, here = MemVault.open(empty, settings=load_settings()), False
+        with vault:
+            ns = vault.ns(namespace)
+            problems = sorted(parsed.problems + drop_invalid(vault, parsed, ns), key=line_order)
+            ids = [str(e["external_id"]) for e in parsed.episodes if e.get("external_id")]
+            known = len(vault.store.episodes_by_external_id(ns, ids)) if here and ids else 0
+    report = {
+        "dry_run": True,
+        "namespace": ns,
+        "would_write": len(parsed.episodes) - known,
+        "already_here": known,
+        "facts": len(parsed.facts),
+        "left_out": parsed.left_out,
+        "problems": [{"where": p.where, "message": p.message} for p in problems],
+    }
+
+    def said() -> None:
+        console.print(
+            f"{escape(f'[{ns}]')} dry run, nothing written: would write "
+            f"{report['would_write']} memories ({known} already here, {len(parsed.facts)} "
+            "facts given)",
+            highlight=False,
+        )
+        if parsed.left_out:
+            console.print(
+                "would leave out as no memory: "
+                + ", ".join(f"{n} {why}" for why, n in sorted(parsed.left_out.items())),
+                highlight=False,
+            )
+        for p in problems:
+            err_console.print(f"[yellow]problem[/] {p.where}: {p.message}", highlight=False)
+        if problems:
+            console.print(
+                f"{len(problems)} problem(s): the ingest writes nothing until they are fixed, "
+                "or writes the rest with --skip-invalid"
+            )
+
+    emit(report, as_json, said)
 
 
 def _write_batches(

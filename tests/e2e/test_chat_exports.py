@@ -272,3 +272,20 @@ def test_every_problem_has_its_place_and_the_rest_is_read() -> None:
         "conversation 2",
     ]
     assert [e["speaker"] for e in parsed.episodes] == ["Maya", "assistant", "Maya"]
+
+
+def test_a_dry_run_says_what_an_import_would_do_and_writes_nothing(
+    db: Path, tmp_path: Path
+) -> None:
+    src = tmp_path / "conversations.json"
+    src.write_text(json.dumps(chatgpt_export()), encoding="utf-8")
+    code, out, _ = run(db, "ingest", str(src), "--dry-run", "--json")
+    assert code == 0 and not db.exists()  # not even an empty vault is left behind
+    preview = json.loads(out)
+    assert (preview["would_write"], preview["already_here"], len(preview["problems"])) == (5, 0, 2)
+    assert preview["left_out"]["calls to a tool"] == 1
+
+    assert run(db, "ingest", str(src), "--skip-invalid")[0] == 0
+    code, out, _ = run(db, "ingest", str(src), "--dry-run", "--json")
+    assert (json.loads(out)["would_write"], json.loads(out)["already_here"]) == (0, 5)
+    assert len(_texts(db)) == 5
