@@ -124,6 +124,9 @@ def cli_cases(n: int, tmp: Path, rng: random.Random) -> list[list[str]]:
             "not json at all",
             json.dumps({"content": "ok", "occurred_at": "0001-01-01T00:00:00+01:00"}),
             "\ufeff" + json.dumps({"content": "bom"}),
+            json.dumps([{"mapping": 5, "title": ["x"]}, {"mapping": {"a": {"message": 1}}}]),
+            json.dumps([{"chat_messages": [{"sender": "human"}, 7], "created_at": "2024-13-45"}]),
+            "PK\x03\x04 not a zip at all",
         ]
     ):
         path = tmp / f"hostile{i}.jsonl"
@@ -142,7 +145,12 @@ def cli_cases(n: int, tmp: Path, rng: random.Random) -> list[list[str]]:
                         rng.choice(HOSTILE_DATES)])  # fmt: skip
         elif kind == 3:
             out.append(
-                [*base, "ingest", rng.choice(files), rng.choice(["--json", "--skip-invalid"])]
+                [
+                    *base,
+                    "ingest",
+                    rng.choice(files),
+                    rng.choice(["--json", "--skip-invalid", "--dry-run"]),
+                ]
             )
         elif kind == 4:
             out.append([*base, "diary", "--date", rng.choice(HOSTILE_DATES)])
