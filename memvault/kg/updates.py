@@ -281,7 +281,7 @@ def statements(text: str) -> list[Statement]:
     return list(_statements(text))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)  # recall and the dream read the same candidates' texts again
 def _statements(text: str) -> tuple[Statement, ...]:
     out: list[Statement] = []
     pasted = len(text) > _PASTED  # a document, a search result, a data batch pasted in
