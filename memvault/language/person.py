@@ -2,7 +2,10 @@
 assistant, "what did you recommend" asks what the assistant said, "what did I say" / "my
 favourite colour" what the person said. Pronouns are closed-class words, not phrasings of
 any one question. A question in both persons ("what did you tell me", "one of your answers
-I remember") or in neither says nothing about who said it. Pure.
+I remember") or in neither says nothing about who said it. A request to the listener ("can
+you suggest a place for dinner?", "what would you recommend for my week?": a modal before
+"you", nothing said in the past) asks for something new for its asker: what the person said
+of themselves is what answers it, not what the assistant said before. Pure.
 """
 
 from __future__ import annotations
@@ -30,10 +33,24 @@ def is_assistant(speaker: str | None) -> bool:
     return (speaker or "").strip().lower() in ASSISTANTS
 
 
+# a modal right before "you" asks the listener to do something; a past auxiliary or a past
+# form after "you" asks what the listener did ("what did you recommend", "the one you said")
+_REQUEST = re.compile(r"\b(?:can|could|would|will)\s+you\b", re.IGNORECASE)
+_PAST = re.compile(
+    r"\b(?:did|didn't|was|wasn't|were|weren't|had|hadn't)\b"
+    r"|\byou(?:'ve| have)?\s+(?:\w+ed|said|told|gave|wrote|sent|showed|made|chose)\b",
+    re.IGNORECASE,
+)
+
+
 def asked_person(query: str) -> Literal["first", "second"] | None:
-    """``first`` when the question speaks only of its asker (I, my, we), ``second`` when it
-    speaks only to its listener (you, your); None for both or neither."""
-    words = {t.replace("’", "'") for t in tokens(_QUOTED.sub(" ", query))}
+    """``first`` when the question speaks only of its asker (I, my, we) or asks its listener
+    for something new (a request), ``second`` when it speaks only to its listener (you,
+    your); None for both or neither."""
+    plain = _QUOTED.sub(" ", query)
+    if _REQUEST.search(plain) and not _PAST.search(plain):
+        return "first"
+    words = {t.replace("’", "'") for t in tokens(plain)}
     first, second = bool(words & FIRST), bool(words & SECOND)
     if first == second:
         return None

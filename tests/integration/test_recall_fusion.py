@@ -309,6 +309,18 @@ def test_the_grammatical_person_points_to_one_side_of_a_chat(vault: MemVault) ->
     assert all(h.explanation is None or "person" not in h.explanation.signals for h in off.values())
 
 
+def test_a_request_to_the_assistant_asks_what_its_asker_said(vault: MemVault) -> None:
+    """"Can you recommend a wine for the lamb?" speaks to the assistant but asks for something
+    new for its asker: the user's words lead; asked of the past, the assistant's."""
+    mine = vault.write("The Rioja goes well with the lamb.", speaker="user", session_id="s1")
+    yours = vault.write("The Rioja goes well with the lamb.", speaker="assistant", session_id="s1")
+    asked_now = vault.recall("Can you recommend a wine for the lamb?", k=3)
+    assert asked_now[0].id == mine.id
+    assert asked_now[0].explanation is not None
+    assert asked_now[0].explanation.signals["person"] == 1.0
+    assert vault.recall("Could you repeat the wine you recommended?", k=3)[0].id == yours.id
+
+
 @pytest.fixture(scope="module")
 def minilm(tmp_path_factory: pytest.TempPathFactory) -> OnnxEmbedder:
     return OnnxEmbedder(tmp_path_factory.mktemp("models"))

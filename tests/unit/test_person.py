@@ -19,6 +19,12 @@ CHAT = {"user", "assistant"}
         ("What did you tell me about my knee?", None),  # both: says nothing
         ("What did Caroline research?", None),  # neither
         ('You once wrote "I love it when a plan works", what was that about?', "second"),
+        # a request asks for something new for its asker; asked of the past, it is recall
+        ("Can you suggest a place for dinner on Friday?", "first"),
+        ("What would you recommend for a way to invest my bonus?", "first"),
+        ("Could you repeat what you said about rent?", "second"),
+        ("Can you remind me which hotel you recommended?", None),
+        ("What do you think about Rust?", "second"),
     ],
 )
 def test_the_grammatical_person_of_a_question(query: str, person: str | None) -> None:
