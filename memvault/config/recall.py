@@ -191,6 +191,13 @@ class RecallSettings(BaseModel):
         "wherever they scored among the leading ones (memvault.language.claims.frame); a "
         "pair below ``group_band`` is grouped by its frame only.",
     )
+    group_endings: bool = Field(
+        default=True,
+        description="For a question about now, a newer statement by the same speaker that a "
+        'thing the leading episodes name came to an end ("Biscuit passed away", "sold the '
+        'Volvo": memvault.language.endings) joins their group and leads it, read from the '
+        "store when the search missed it.",
+    )
     group_many: bool = Field(
         default=False,
         description='Group also for a question that asks for several things ("how many", '

@@ -42,6 +42,7 @@ class Candidates:
         self.asked_vectors: set[Key] = set()  # asked of the store (found or not: pending)
         self.spare: dict[str, Episode] = {}  # episodes read that are not candidates (yet)
         self.statements: list[str] = []  # episodes that may state what the query asks
+        self.endings: set[str] = set()  # episodes saying a thing the leading ones name ended
         self.judged_until: datetime | None = None  # the last dream that judged statements
 
     def add_channel(self, name: str, kind: str, ranked: Sequence[tuple[str, float]]) -> None:

@@ -12,12 +12,13 @@ from datetime import datetime
 from typing import Literal
 
 from memvault.config import RecallSettings
-from memvault.kg.model import Episode
+from memvault.kg.model import Episode, episode_order
 from memvault.kg.store import Store
 from memvault.kg.update_questions import asked_attributes
 from memvault.kg.updates import statements
 from memvault.language.asked import asked_kind, asks_for_many
 from memvault.language.claims import claim_tokens
+from memvault.language.endings import ends
 from memvault.language.person import in_first_person
 from memvault.recall import episode_updates, groups
 from memvault.recall.candidates import Candidates, Key
@@ -43,6 +44,11 @@ def discount_lent(c: Candidates, score: dict[Key, float], verdicts: Assessment) 
         lent = c.signal[signal].get(key, 0.0)
         score[key] = score.get(key, 0.0) - lent * (1.0 - v.factor)
         c.signal[signal][key] = lent * v.factor
+
+
+_ENDING_LEADS = 3  # leading episodes whose things may have ended
+_ENDING_THINGS = 4  # things looked up
+_ENDING_READ = 6  # newest mentions read of each
 
 
 def _asks(e: Episode) -> bool:
@@ -117,10 +123,13 @@ class CurrencyStep:
             apart = set(self._about_what_is_named(c, sorted(apart)))  # as the others
             ids += joined + [i for i in near_top if i in apart]
         ids = _holding_the_numbers_asked(c, query, ids)
+        ended = self._endings(c, score, ids) if self.s.group_endings else set()
+        ids += [i for pair in ended for i in pair if i not in ids]
         self.vectors_for(c, "episode", ids)
+        cosines(c, "episode", [i for pair in ended for i in pair])
         vectors = {i: v for i in ids if (v := c.vectors.get(("episode", i))) is not None}
         linked = self._naming(c, ids) if self.s.group_named else set()
-        linked |= groups.naming_pairs(naming) | framed
+        linked |= groups.naming_pairs(naming) | framed | ended
         return groups.newest_of_groups(
             [c.episodes[i] for i in ids],
             vectors,
@@ -129,6 +138,46 @@ class CurrencyStep:
             linked,
             by_link_only=apart,
         )
+
+    def _endings(
+        self, c: Candidates, score: dict[Key, float], ids: list[str]
+    ) -> set[frozenset[str]]:
+        """Pairs (leading episode, a newer one by its speaker saying that a thing it names
+        ended: memvault.language.endings). The newest mentions of the things the first
+        leading episodes name are read from the store (the search finds "How is Maya's dog
+        doing?" in the adoption, not in "Biscuit passed away"); an ending the search missed
+        joins the candidates with the score of the best episode it ends."""
+        lead = ids[:_ENDING_LEADS]
+        self._naming(c, lead)
+        things = sorted({x for i in lead for x in c.mentions.get(i, set()) - c.speaking})
+        found: dict[str, set[str]] = defaultdict(set)
+        for thing in things[:_ENDING_THINGS]:
+            for episode_id, entity_id in self.store.episodes_mentioning(
+                c.ns, [thing], _ENDING_READ
+            ):
+                found[episode_id].add(entity_id)
+        unread = sorted(i for i in found if i not in c.episodes and i not in c.spare)
+        pool = {**c.spare, **{e.id: e for e in self.store.get_episodes(c.ns, unread)}}
+        pairs: set[frozenset[str]] = set()
+        for rid, named in found.items():
+            e = c.episodes.get(rid) or pool.get(rid)
+            if e is None or _asks(e) or not ends(e.content):
+                continue
+            for i in lead:
+                old = c.episodes[i]
+                if (
+                    i != rid
+                    and named & c.mentions.get(i, set())
+                    and (old.speaker or "").casefold() == (e.speaker or "").casefold()
+                    and episode_order(old) < episode_order(e)
+                ):
+                    pairs.add(frozenset((i, rid)))
+                    c.endings.add(rid)
+                    c.episodes.setdefault(rid, e)
+                    key = ("episode", rid)
+                    c.keys.setdefault(key, None)
+                    score[key] = max(score.get(key, 0.0), score.get(("episode", i), 0.0))
+        return pairs
 
     def _about_what_is_named(self, c: Candidates, ids: list[str]) -> list[str]:
         """A question naming something other than the speakers ("Where is Hotel Vasquez?")

@@ -124,17 +124,34 @@ def _newest_first(
         )
         moved = {("episode", m): slot for m, slot in zip(ordered, slots, strict=True)}
         scores = {slot: top[slot][1].score for slot in slots}
+        ended = [m for m in members if m in c.endings]
         for key, slot in moved.items():
             f = top[place[key]][1]
-            if place[key] != slot:
-                f.currency_note = (
-                    f"{f.currency_note + '; ' if f.currency_note else ''}"
-                    f"{len(members)} statements mean the same thing: newest first"
+            if ended:  # said whether or not it moved: the ending took their relevance
+                n = len(members) - 1
+                why = (
+                    (
+                        f"says that what {n} earlier memories name ended: it leads them"
+                        if n > 1
+                        else "says that what an earlier memory names ended: it leads it"
+                    )
+                    if key[1] in c.endings
+                    else f"ended later: {_short(c.episodes[ended[0]].content)}"
                 )
+            elif place[key] != slot:
+                why = f"{len(members)} statements mean the same thing: newest first"
+            else:
+                continue
+            f.currency_note = f"{f.currency_note + '; ' if f.currency_note else ''}{why}"
             f.score = scores[slot]
         for key, slot in moved.items():
             place[key] = slot
     return sorted(top, key=lambda item: place[item[0]])
+
+
+def _short(text: str, n: int = 60) -> str:
+    flat = " ".join(text.split())
+    return f'"{flat[:n]}…"' if len(flat) > n else f'"{flat}"'
 
 
 def _said(e: Episode) -> tuple[str, str]:

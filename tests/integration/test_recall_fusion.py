@@ -310,7 +310,7 @@ def test_the_grammatical_person_points_to_one_side_of_a_chat(vault: MemVault) ->
 
 
 def test_a_request_to_the_assistant_asks_what_its_asker_said(vault: MemVault) -> None:
-    """"Can you recommend a wine for the lamb?" speaks to the assistant but asks for something
+    """ "Can you recommend a wine for the lamb?" speaks to the assistant but asks for something
     new for its asker: the user's words lead; asked of the past, the assistant's."""
     mine = vault.write("The Rioja goes well with the lamb.", speaker="user", session_id="s1")
     yours = vault.write("The Rioja goes well with the lamb.", speaker="assistant", session_id="s1")
