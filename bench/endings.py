@@ -8,6 +8,10 @@ so the ending must be found among hundreds of other memories.
 
     .venv/bin/python bench/endings.py
     .venv/bin/python bench/endings.py --haystack ../shared/datasets/locomo
+
+``--latency VAULT``: instead, the recall time of every question of ``--questions`` (default
+LoCoMo's) on a copy of a vault built from its turns (bench/recall_fusion.py's cache), with and
+without the endings step, interleaved question by question: p50 / p95 in milliseconds.
 """
 
 from __future__ import annotations
@@ -68,10 +72,59 @@ def filler(turns: list[dict], months: int) -> list[dict]:
     ]
 
 
+def latency(db: Path, questions: Path) -> dict:
+    import shutil
+    import time
+
+    import numpy as np
+
+    from memvault.eval.recall_eval import namespace_for, parse_session_time, read_jsonl
+
+    asked = read_jsonl(questions, ("conv_id", "question_id", "question"))
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "v.db"
+        shutil.copy(db, copy)
+        vaults = {
+            name: MemVault.open(copy, recall=recall)
+            for name, recall in {
+                "memvault": {},
+                "without endings": {"group_endings": False},
+            }.items()
+        }
+        times: dict[str, list[float]] = defaultdict(list)
+        try:
+            for q in asked:
+                ns, at = namespace_for(q["conv_id"]), q.get("question_date")
+                now = parse_session_time(str(at)) if at else None
+                for name, vault in vaults.items():
+                    started = time.perf_counter()
+                    vault.recall(q["question"], namespace=ns, k=10, now=now)
+                    times[name].append(1000 * (time.perf_counter() - started))
+        finally:
+            for vault in vaults.values():
+                vault.close()
+    return {
+        name: {"p50_ms": round(float(np.percentile(t, 50)), 1),
+               "p95_ms": round(float(np.percentile(t, 95)), 1), "n": len(t)}
+        for name, t in times.items()
+    }  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--haystack", type=Path, default=None)
+    parser.add_argument("--latency", type=Path, default=None, help="a vault to time recall on")
+    parser.add_argument(
+        "--questions",
+        type=Path,
+        default=Path(__file__).resolve().parents[2] / "shared/datasets/locomo/questions.jsonl",
+    )
     args = parser.parse_args()
+    if args.latency is not None:
+        json.dump({"benchmark": "endings_latency", **latency(args.latency, args.questions)},
+                  sys.stdout, indent=2)  # fmt: skip
+        print()
+        return
     chats = haystack(args.haystack)
     rows: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
     per_case = {}
