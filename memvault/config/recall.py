@@ -195,8 +195,8 @@ class RecallSettings(BaseModel):
         default=True,
         description="For a question about now, a newer statement by the same speaker that a "
         'thing the leading episodes name came to an end ("Biscuit passed away", "sold the '
-        'Volvo": memvault.language.endings) joins their group and leads it, read from the '
-        "store when the search missed it.",
+        'Volvo": memvault.language.endings) joins their group and leads it, found among the '
+        "episodes the recall read.",
     )
     group_many: bool = Field(
         default=False,

@@ -37,6 +37,7 @@ class Candidates:
         self.speaking: set[str] = set()  # the entities of the leading episodes' speakers
         self.speakers_read: set[str] = set()  # the speakers whose entities were looked up
         self.kinds: dict[str, str] = {}  # entity id → its type, for the entities read
+        self.names: dict[str, list[str]] = {}  # entity id → its names, for the entities read
         self.query_vector: np.ndarray = np.zeros(0, dtype=np.float32)  # unit length
         self.vectors: dict[Key, np.ndarray] = {}  # (kind, id) → vector, where one was read
         self.asked_vectors: set[Key] = set()  # asked of the store (found or not: pending)

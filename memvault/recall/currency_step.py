@@ -6,9 +6,11 @@ judging itself is in those pure modules."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Literal
 
 from memvault.config import RecallSettings
@@ -47,8 +49,15 @@ def discount_lent(c: Candidates, score: dict[Key, float], verdicts: Assessment) 
 
 
 _ENDING_LEADS = 3  # leading episodes whose things may have ended
-_ENDING_THINGS = 4  # things looked up
-_ENDING_READ = 6  # newest mentions read of each
+
+
+@lru_cache(maxsize=1024)
+def _name_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE)
+
+
+def _says(text: str, name: str) -> bool:
+    return len(name) > 2 and _name_pattern(name).search(text) is not None
 
 
 def _asks(e: Episode) -> bool:
@@ -143,31 +152,26 @@ class CurrencyStep:
         self, c: Candidates, score: dict[Key, float], ids: list[str]
     ) -> set[frozenset[str]]:
         """Pairs (leading episode, a newer one by its speaker saying that a thing it names
-        ended: memvault.language.endings). The newest mentions of the things the first
-        leading episodes name are read from the store (the search finds "How is Maya's dog
-        doing?" in the adoption, not in "Biscuit passed away"); an ending the search missed
-        joins the candidates with the score of the best episode it ends."""
-        lead = ids[:_ENDING_LEADS]
-        self._naming(c, lead)
-        things = sorted({x for i in lead for x in c.mentions.get(i, set()) - c.speaking})
-        found: dict[str, set[str]] = defaultdict(set)
-        for thing in things[:_ENDING_THINGS]:
-            for episode_id, entity_id in self.store.episodes_mentioning(
-                c.ns, [thing], _ENDING_READ
-            ):
-                found[episode_id].add(entity_id)
-        unread = sorted(i for i in found if i not in c.episodes and i not in c.spare)
-        pool = {**c.spare, **{e.id: e for e in self.store.get_episodes(c.ns, unread)}}
+        ended: memvault.language.endings), from every episode this recall read: "How is
+        Maya's dog doing?" finds the adoption, and "Biscuit passed away" shares no word with
+        it. An ending names the thing by its mentions or, where those were not read, by one
+        of its names in its words; one read but not a candidate joins the candidates with
+        the score of the best episode it ends. No store call: a recall reads once."""
+        lead = [i for i in ids[:_ENDING_LEADS] if i in c.mentions]
+        things = {x for i in lead for x in c.mentions[i] - c.speaking}
+        if not things:
+            return set()
+        names = {x: c.names.get(x, []) for x in things}
         pairs: set[frozenset[str]] = set()
-        for rid, named in found.items():
-            e = c.episodes.get(rid) or pool.get(rid)
-            if e is None or _asks(e) or not ends(e.content):
+        for rid, e in {**c.spare, **c.episodes}.items():
+            if rid in lead or _asks(e) or not ends(e.content):
                 continue
+            named = c.mentions.get(rid, set()) & things
+            named = named or {x for x, ns in names.items() if any(_says(e.content, n) for n in ns)}
             for i in lead:
                 old = c.episodes[i]
                 if (
-                    i != rid
-                    and named & c.mentions.get(i, set())
+                    named & c.mentions[i]
                     and (old.speaker or "").casefold() == (e.speaker or "").casefold()
                     and episode_order(old) < episode_order(e)
                 ):
@@ -280,6 +284,7 @@ class CurrencyStep:
         for m in named.mentions:
             c.mentions[m.episode_id].add(m.entity_id)
         c.kinds.update({e.id: e.type for e in named.named})
+        c.names.update({e.id: e.names() for e in named.named})
         c.speaking |= {e.id for e in named.speakers}
         c.speakers_read |= set(speakers)
         facts = named.facts

@@ -1,8 +1,8 @@
 """Something that ended (memvault/language/endings.py, bench/endings_data.py), end to end with
 the real embedder: for a question about now, a newer memory saying that a thing the leading
 memories name ended ranks above them, explained; every earlier memory stays in the list and a
-question about the past still finds its answer; off by name, the old life leads again; an
-ending the search missed is read from the store."""
+question about the past still finds its answer; off by name, the old life leads again; a
+supposed ending ends nothing."""
 
 from __future__ import annotations
 
@@ -56,21 +56,6 @@ def test_an_ending_leads_what_it_ended_and_loses_nothing(tmp_path: Path) -> None
         assert "ended later" in notes[BEFORE[0]] and "passed away" in notes[BEFORE[0]]
         past = texts(vault, "When did Maya adopt her puppy?", k=3)
         assert past[0] == BEFORE[0]  # a question about the past: the ending does not lead
-
-
-def test_an_ending_the_search_missed_is_read_from_the_store(tmp_path: Path) -> None:
-    """With two candidates per channel the ending is no candidate; the things the leading
-    memory names are looked up, and their newest mention that says it ended joins."""
-    clock = FixedClock(NOW)
-    settings = {"candidates": 2}
-    with MemVault.open(
-        tmp_path / "off.db", clock=clock, recall={**settings, "group_endings": False}
-    ) as off:
-        history(off)
-        assert ENDED not in texts(off, "What is Maya's beagle puppy like?", k=2)
-    with MemVault.open(tmp_path / "on.db", clock=clock, recall=settings) as vault:
-        history(vault)
-        assert texts(vault, "What is Maya's beagle puppy like?", k=2)[0] == ENDED
 
 
 def test_a_denied_or_supposed_ending_ends_nothing(tmp_path: Path) -> None:
