@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memvault.ingest.declared_facts import declared_facts
 from memvault.ingest.objects import clean_object, moved_home
 from memvault.ingest.others import facts_about_others
 from memvault.language.kinds import kind_of
@@ -253,6 +254,7 @@ def extract(text: str, *, speaker: str | None, subject_hint: str = "user") -> Ex
     facts: list[ExtractedFact] = []
     if not is_assistant(speaker):
         facts = _facts(shared_subject(text), subject) if _FIRST_PERSON.search(text) else []
+        facts += declared_facts(text, subject, {f.object.lower() for f in facts})
         facts += facts_about_others(text, speaker)  # "my sister Joana lives in Porto"
     for fact in facts:
         if fact.object_is_entity:

@@ -48,6 +48,7 @@ _NOT_THING = frozenset(
     favourite opinion feeling advice take
     """.split()
 )
+_PARTICLES = frozenset("over back up out off away down across".split())
 _NOT_VALUE = frozenset(
     "I The A An My Our We It This That Today Tomorrow Yesterday Monday Tuesday Wednesday "
     "Thursday Friday Saturday Sunday".split()
@@ -59,7 +60,10 @@ def declared(sentence: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for form in _FORMS:
         for m in form.finditer(sentence):
-            thing = " ".join(m.group("thing").lower().split())
+            words = m.group("thing").lower().split()
+            while len(words) > 1 and words[-1] in _PARTICLES:  # "switched my membership over to"
+                words.pop()
+            thing = " ".join(words)
             value = m.group("value").rstrip(".,;:!?-")
             if any(w in _NOT_THING for w in thing.split()) or not _is_value(value):
                 continue

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memvault import MemVault
+from memvault import FixedClock, MemVault
 from memvault.kg.updates import statements
 
 START = datetime(2026, 1, 5, 9, tzinfo=UTC)
@@ -95,3 +95,58 @@ def test_what_is_not_a_value_declares_nothing() -> None:
         "If my number were 555-0199 I'd know.",
     ):
         assert [s for s in statements(text) if s.attribute not in {"residence"}] == [], text
+
+
+# (older, newer, predicate, older value, newer value): the same thing named the same way
+SUPERSEDED = [
+    (DEV[0][0], DEV[0][1], "own_phone_number", "555-0142", "555-0199"),
+    (HELD_OUT[1][0], HELD_OUT[1][1], "own_locker_code", "4471", "9032"),
+    (HELD_OUT[3][0], HELD_OUT[3][1], "own_dentist", "Dr Okafor", "Dr Lindqvist"),
+]
+
+
+@pytest.mark.parametrize(("older", "newer", "predicate", "old", "new"), SUPERSEDED)
+def test_a_declared_value_is_a_fact_the_newer_one_supersedes(
+    vault: MemVault, clock: FixedClock, older: str, newer: str, predicate: str, old: str, new: str
+) -> None:
+    """Each declaration writes a fact of its speaker, one value at a time (the ontology's
+    ``own_*``): after a dream the older one is history (valid until the newer one was said),
+    the newer one is what is true now, and the primer says only the newer one."""
+    _write(vault, older, newer)
+    vault.dream(namespace="m", now=NOW, apply=True, force=True)
+    every = vault.facts(namespace="m", predicate=predicate, include_history=True)
+    assert sorted(f.object for f in every) == sorted([old, new])
+    was, now = sorted(every, key=lambda f: f.valid_at)
+    assert (was.object, now.object) == (old, new) and now.invalid_at is None
+    assert was.invalid_at == now.valid_at == START + timedelta(days=90)
+    current = [f.object for f in vault.facts(namespace="m", predicate=predicate, as_of=NOW)]
+    assert current == [new]
+    clock.set(NOW)
+    primer = vault.primer(namespace="m").text
+    assert new in primer and old not in primer
+
+
+def test_declarations_that_are_no_fact() -> None:
+    """Precision first: a fact needs the value said whole, its clause ending after it, and
+    after a colon a digit or an address; an assistant, a question, a supposition or a pasted
+    document declares nothing."""
+    from memvault.ingest.rules import extract
+
+    def own(text: str, speaker: str = "Maya") -> list[tuple[str, str]]:
+        facts = extract(text, speaker=speaker).facts
+        return [(f.predicate, f.object) for f in facts if f.predicate.startswith("own_")]
+
+    assert own("New number: 555-0199. The old one is gone.") == [("own_number", "555-0199")]
+    assert own("My name is Maya and my email is maya@kestrel.io. Call me.") == [
+        ("own_email", "maya@kestrel.io")
+    ]
+    for text in (
+        "My child is 12 years old and loves skating.",  # an age, not a value of a thing
+        "My text: At this location there are mountains.",  # a paste after a colon
+        "Is my phone number 555-0142?",
+        "If my locker code were 9032 I'd remember it.",
+        "My favourite colour is Blue.",  # the rules' own predicate
+        "Our address is 12 Harbour Street. " + "Pasted from the brochure. " * 30,
+    ):
+        assert own(text) == [], text
+    assert own("My phone number is 555-0142.", speaker="assistant") == []
