@@ -17,7 +17,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api import console, console_memory
+from api import console, console_memory, unknown_fields
 from api.auth import KeyStore
 from api.deps import admin
 from api.metrics import Metrics, MetricsMiddleware
@@ -188,13 +188,18 @@ def _handlers(app: FastAPI) -> None:
         where = 1 if loc and loc[0] in ("body", "query", "path", "header", "cookie") else 0
         return ".".join(str(p) for p in loc[where:])
 
-    @on(RequestValidationError)
-    def _invalid(exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+
+        def message(e: dict[str, Any]) -> str:
+            said = e["type"] == "extra_forbidden" and unknown_fields.hint(request, e["loc"])
+            return said or e["msg"].removeprefix("Value error, ")
+
         details = [
             {
                 "field": _field(e["loc"]),
                 "in": str(e["loc"][0]) if e["loc"] else None,
-                "message": e["msg"].removeprefix("Value error, "),
+                "message": message(e),
             }
             for e in exc.errors()
         ]
@@ -206,6 +211,8 @@ def _handlers(app: FastAPI) -> None:
             field=first["field"],
             details=details,
         )
+
+    app.add_exception_handler(RequestValidationError, _invalid)
 
     @on(StarletteHTTPException)
     def _http(exc: StarletteHTTPException) -> JSONResponse:

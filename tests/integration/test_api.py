@@ -86,6 +86,19 @@ def test_bad_input_gets_a_json_error_that_names_what_to_fix(server: Server) -> N
         r = c.post("/v1/ns/maya/recall", json={"query": "x", "k": 0, "surprise": 1})
         fields = {d["field"] for d in r.json()["error"]["details"]}
         assert r.status_code == 422 and {"k", "surprise"} <= fields
+        said = {d["field"]: d["message"] for d in r.json()["error"]["details"]}
+        assert (
+            said["surprise"].startswith("unknown field (the fields are ")
+            and "query" in said["surprise"]
+        )
+        # another product's field names get the one memvault reads, inside a list too
+        r = c.post(
+            "/v1/ns/maya/episodes", json={"items": [{"text": "hi", "timestamp": "2025-01-01"}]}
+        )
+        said = {d["field"]: d["message"] for d in r.json()["error"]["details"]}
+        assert r.status_code == 422
+        assert said["items.0.text"] == "unknown field, did you mean 'content'?"
+        assert said["items.0.timestamp"] == "unknown field, did you mean 'occurred_at'?"
         r = c.post(
             "/v1/ns/maya/episodes",
             content=b"{not json",
