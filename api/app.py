@@ -22,7 +22,7 @@ from api.auth import KeyStore
 from api.deps import admin
 from api.metrics import Metrics, MetricsMiddleware
 from api.routers import admin as admin_routes
-from api.routers import dream, forget, memory, persona, types
+from api.routers import dream, forget, imports, memory, persona, types
 from api.schemas import ErrorResponse
 from api.security import require_strong_secrets, throttle_for
 from memvault.coord.redis import CoordinationUnavailable
@@ -134,6 +134,7 @@ def create_app(vault: MemVault, jobs: JobQueue) -> FastAPI:
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     for router in (
         memory.router,
+        imports.router,
         forget.router,
         dream.router,
         persona.router,
@@ -229,6 +230,7 @@ def _handlers(app: FastAPI) -> None:
             422,
             "invalid_input",
             str(exc),
+            hint=exc.hint,
             details=[{"where": p.where, "message": p.message} for p in exc.problems],
         )
 

@@ -13,7 +13,7 @@ import typer
 from rich.markup import escape
 from rich.progress import Progress
 
-from memvault.cli.ingest_input import drop_invalid, line_order, parse_input, read_input
+from memvault.cli.ingest_input import parse_input, read_input
 from memvault.cli.output import (
     JsonOpt,
     NamespaceOpt,
@@ -29,6 +29,7 @@ from memvault.cli.output import (
 from memvault.cli.vectors_cmd import brought, wait_for_vectors
 from memvault.errors import ConfigError, InvalidBatchError, InvalidInputError
 from memvault.ingest.normalize import decode
+from memvault.interop.chat_import import drop_invalid, line_order
 from memvault.interop.jsonl import ParsedLines
 
 

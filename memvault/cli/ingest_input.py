@@ -5,13 +5,11 @@ written, each problem in the order of the input."""
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
 
-from memvault.errors import InvalidInputError, Problem
-from memvault.ingest.inputs import parse_facts
+from memvault.errors import InvalidInputError
 from memvault.ingest.normalize import decode
 from memvault.interop import chat_exports
 from memvault.interop.jsonl import ParsedLines, parse_jsonl, split_text
@@ -79,31 +77,3 @@ def json_array(raw: bytes) -> bool:
         return isinstance(json.loads(raw), list)
     except (ValueError, RecursionError):
         return False
-
-
-def line_order(problem: Problem) -> tuple[int, int, str]:
-    """Input order: "line 12"; a chat export's "conversation 3 ('Title') message 4"."""
-    place = _PLACE.match(problem.where)
-    if place:
-        return (int(place[1]), int(place[2] or 0), problem.where)
-    number = problem.where.rpartition(" ")[2]
-    return (int(number) if number.isdigit() else 0, 0, problem.where)
-
-
-_PLACE = re.compile(r"conversation (\d+)(?: \(.*\))?(?: message (\d+))?$")
-
-
-def drop_invalid(vault: Any, parsed: ParsedLines, ns: str) -> list[Problem]:
-    """Check item by item, keep the valid ones, and return the problems of the rest."""
-    problems: list[Problem] = vault.writer.check(
-        ns, parsed.episodes, parsed.episode_labels, now=vault.now()
-    )
-    problems += parse_facts(parsed.facts, parsed.fact_labels, now=vault.now())[1]
-    bad = {p.where for p in problems}
-    keep = [i for i, label in enumerate(parsed.episode_labels) if label not in bad]
-    parsed.episodes = [parsed.episodes[i] for i in keep]
-    parsed.episode_labels = [parsed.episode_labels[i] for i in keep]
-    keep = [i for i, label in enumerate(parsed.fact_labels) if label not in bad]
-    parsed.facts = [parsed.facts[i] for i in keep]
-    parsed.fact_labels = [parsed.fact_labels[i] for i in keep]
-    return problems
