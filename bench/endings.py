@@ -93,10 +93,11 @@ def latency(db: Path, questions: Path) -> dict:
         }
         times: dict[str, list[float]] = defaultdict(list)
         try:
-            for q in asked:
+            for n, q in enumerate(asked):
                 ns, at = namespace_for(q["conv_id"]), q.get("question_date")
                 now = parse_session_time(str(at)) if at else None
-                for name, vault in vaults.items():
+                order = list(vaults.items())
+                for name, vault in order[::-1] if n % 2 else order:  # each goes first by turns
                     started = time.perf_counter()
                     vault.recall(q["question"], namespace=ns, k=10, now=now)
                     times[name].append(1000 * (time.perf_counter() - started))

@@ -52,12 +52,10 @@ _ENDING_LEADS = 3  # leading episodes whose things may have ended
 
 
 @lru_cache(maxsize=1024)
-def _name_pattern(name: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE)
-
-
-def _says(text: str, name: str) -> bool:
-    return len(name) > 2 and _name_pattern(name).search(text) is not None
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    """Any of ``names`` as a whole word (case-folded names, longest first)."""
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
 
 
 def _asks(e: Episode) -> bool:
@@ -161,13 +159,17 @@ class CurrencyStep:
         things = {x for i in lead for x in c.mentions[i] - c.speaking}
         if not things:
             return set()
-        names = {x: c.names.get(x, []) for x in things}
+        of_name = {n.casefold(): x for x in things for n in c.names.get(x, []) if len(n) > 2}
+        said = _names_pattern(tuple(sorted(of_name))) if of_name else None
         pairs: set[frozenset[str]] = set()
         for rid, e in {**c.spare, **c.episodes}.items():
-            if rid in lead or _asks(e) or not ends(e.content):
+            if rid in lead:
                 continue
             named = c.mentions.get(rid, set()) & things
-            named = named or {x for x, ns in names.items() if any(_says(e.content, n) for n in ns)}
+            if not named and said is not None and rid not in c.mentions:
+                named = {of_name[m.group(0).casefold()] for m in said.finditer(e.content)}
+            if not named or _asks(e) or not ends(e.content):
+                continue
             for i in lead:
                 old = c.episodes[i]
                 if (
