@@ -99,6 +99,10 @@ def _answer(response: httpx.Response, call: Call) -> Any:
     return response.json() if response.content else None
 
 
+def _body(call: Call) -> dict[str, Any]:
+    return {"content": call.content} if call.content is not None else {"json": call.json}
+
+
 def _params(call: Call) -> dict[str, Any]:
     return {k: v for k, v in (call.params or {}).items() if v is not None}
 
@@ -186,7 +190,7 @@ class Client(_Remote):
         for attempt in itertools.count():
             try:
                 response = self._http.request(
-                    call.method, call.path, json=call.json, params=_params(call)
+                    call.method, call.path, params=_params(call), **_body(call)
                 )
             except httpx.TransportError:
                 if (delay := self._delay(call, None, attempt)) is None:
@@ -198,6 +202,7 @@ class Client(_Remote):
 
     write = blocking(ops.write)
     write_many = blocking(ops.write_many)
+    import_chat_export = blocking(ops.import_chat_export)
     add_facts = blocking(ops.add_facts)
     add_fact = blocking(ops.add_fact)
     recall = blocking(ops.recall)
@@ -268,7 +273,7 @@ class AsyncClient(_Remote):
         for attempt in itertools.count():
             try:
                 response = await self._http.request(
-                    call.method, call.path, json=call.json, params=_params(call)
+                    call.method, call.path, params=_params(call), **_body(call)
                 )
             except httpx.TransportError:
                 if (delay := self._delay(call, None, attempt)) is None:
@@ -280,6 +285,7 @@ class AsyncClient(_Remote):
 
     write = awaiting(ops.write)
     write_many = awaiting(ops.write_many)
+    import_chat_export = awaiting(ops.import_chat_export)
     add_facts = awaiting(ops.add_facts)
     add_fact = awaiting(ops.add_fact)
     recall = awaiting(ops.recall)

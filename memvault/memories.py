@@ -82,6 +82,27 @@ class Memories(Capability[MemoriesFacade]):
         self._captured(ns, result, now)
         return self.store.get_episodes(ns, result.episode_ids)[0]
 
+    def import_chat_export(
+        self,
+        raw: bytes,
+        *,
+        namespace: str | None = None,
+        fmt: str | None = None,
+        user: str | None = None,
+        dry_run: bool = False,
+        skip_invalid: bool = False,
+    ) -> dict[str, Any]:
+        """Import a ChatGPT or Claude export (its conversations.json, or the .zip): each
+        message a memory, the conversation its session, nothing written twice; all or nothing
+        unless ``skip_invalid``; ``dry_run`` writes nothing and says what it would
+        (memvault.interop.chat_import, docs/interop.md)."""
+        from memvault.interop.chat_import import import_chat_export
+
+        return import_chat_export(
+            self.vault, raw, namespace=namespace, fmt=fmt, user=user, dry_run=dry_run,
+            skip_invalid=skip_invalid,
+        )  # fmt: skip
+
     def write_many(
         self,
         items: Sequence[EpisodeIn | Mapping[str, Any]],

@@ -143,6 +143,7 @@ class MemVault:
     # memories
     write = alias("memories", Memories.write)
     write_many = alias("memories", Memories.write_many)
+    import_chat_export = alias("memories", Memories.import_chat_export)
     add_fact = alias("memories", Memories.add_fact)
     add_facts = alias("memories", Memories.add_facts)
     recall = alias("memories", Memories.recall)

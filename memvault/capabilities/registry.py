@@ -71,6 +71,7 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("add_facts", "write", "POST /facts", client=True, on="memories"),
     _op("add_fact", "write", mcp="add_fact", client=True, on="memories"),
     _op("ingest", "write", cli="ingest", local=_FILES, on=None),
+    _op("import_chat_export", "write", "POST /imports/chat-export", client=True, on="memories"),
     # recall and read
     _op("recall", "read", "POST /recall", mcp="recall", cli="recall", client=True, on="memories"),
     _op("episodes", "read", "GET /episodes", client=True, on="memories"),

@@ -21,6 +21,7 @@ class Call:
     json: Any = None
     params: Mapping[str, Any] | None = None
     text: bool = False  # the answer is text (Prometheus metrics), not JSON
+    content: bytes | None = None  # a body sent as it is (a chat export), in place of ``json``
 
 
 class Base:

@@ -24,6 +24,27 @@ def write_many(
     return WriteResult(**{k: v for k, v in data.items() if k in known})
 
 
+def import_chat_export(
+    c: Base,
+    /,
+    raw: bytes,
+    *,
+    namespace: str | None = None,
+    fmt: str | None = None,
+    user: str | None = None,
+    dry_run: bool = False,
+    skip_invalid: bool = False,
+) -> Op[dict[str, Any]]:
+    """A ChatGPT or Claude export (its conversations.json or .zip) as the body; the report
+    the server makes (docs/interop.md). Larger than the server's body limit: send slices of
+    its list of conversations."""
+    params = {"format": fmt, "speaker": user, "dry_run": dry_run, "skip_invalid": skip_invalid}
+    data: dict[str, Any] = yield Call(
+        "POST", c._path(namespace, "/imports/chat-export"), params=params, content=raw
+    )
+    return data
+
+
 def write_session(
     c: Base,
     /,

@@ -167,7 +167,8 @@ class CurrencyStep:
                 continue
             named = c.mentions.get(rid, set()) & things
             if not named and said is not None and rid not in c.mentions:
-                named = {of_name[m.group(0).casefold()] for m in said.finditer(e.content)}
+                found = (of_name.get(m.group(0).casefold()) for m in said.finditer(e.content))
+                named = {x for x in found if x is not None}
             if not named or _asks(e) or not ends(e.content):
                 continue
             for i in lead:

@@ -5,9 +5,16 @@ nothing, a second import that writes nothing twice, a .zip body, and what is no 
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import zipfile
+from pathlib import Path
+
+import pytest
+
+from memvault import AsyncClient, Client, MemVault
+from memvault.errors import InvalidBatchError
 
 from tests.e2e.test_chat_exports import chatgpt_export, claude_export
 from tests.integration.conftest import Server
@@ -75,3 +82,27 @@ def test_what_is_no_export_is_refused_saying_what_is_read(server: Server) -> Non
         assert _count(c) == 0
     with server.client(server.key("bob")) as other:  # a key for another namespace
         assert other.post(URL, json=chatgpt_export()).status_code == 404
+
+
+def test_the_clients_import_an_export_as_the_sdk_does(server: Server, tmp_path: Path) -> None:
+    """``Client`` and ``AsyncClient`` send the file as it is; the embedded SDK reads the same
+    bytes the same way (``vault.import_chat_export``): one report, all or nothing alike."""
+    raw = json.dumps(chatgpt_export()).encode()
+    key = server.key("maya", "ana")
+    with Client(server.url, key, namespace="maya") as c:
+        with pytest.raises(InvalidBatchError) as refused:
+            c.import_chat_export(raw)
+        assert len(refused.value.problems) == 2
+        remote = c.import_chat_export(raw, user="Maya", skip_invalid=True)
+
+    async def twice() -> dict:
+        async with AsyncClient(server.url, key, namespace="ana") as a:
+            await a.import_chat_export(raw, user="Maya", skip_invalid=True)
+            return await a.import_chat_export(raw, user="Maya", skip_invalid=True)
+
+    again = asyncio.run(twice())
+    with MemVault.open(tmp_path / "local.db") as vault:
+        local = vault.import_chat_export(raw, namespace="maya", user="Maya", skip_invalid=True)
+    local.pop("result")
+    assert remote == local and remote["written"] == 5
+    assert (again["written"], again["already_here"]) == (0, 5)
