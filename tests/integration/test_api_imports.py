@@ -15,7 +15,6 @@ import pytest
 
 from memvault import AsyncClient, Client, MemVault
 from memvault.errors import InvalidBatchError
-
 from tests.e2e.test_chat_exports import chatgpt_export, claude_export
 from tests.integration.conftest import Server
 
