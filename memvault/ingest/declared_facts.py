@@ -27,7 +27,11 @@ _RULES_OWN = frozenset(
 )
 
 
-_AFTER = re.compile(r"\s*(?:$|[.,;!?)]|(?:now|these days|again|from now on)\b)", re.IGNORECASE)
+_AFTER = re.compile(  # the value's clause ends: a stop, "now", or a new clause ("since I…")
+    r"\s*(?:$|[.,;!?)]|(?:now|these days|again|from now on)\b"
+    r"|(?:since|because|after|when|as|so|and|but)\s+(?:my|our|I|I'm|I've|we|we're)\b)",
+    re.IGNORECASE,
+)
 
 
 def _stands_alone(sentence: str, value: str) -> bool:

@@ -140,8 +140,17 @@ def test_declarations_that_are_no_fact() -> None:
     assert own("My name is Maya and my email is maya@kestrel.io. Call me.") == [
         ("own_email", "maya@kestrel.io")
     ]
+    # a value's clause may end where another begins ("and my…", "since I…")
+    assert own("My email is noor@tidewater.io and my phone number is 07700 900123.") == [
+        ("own_email", "noor@tidewater.io"),
+        ("own_phone_number", "07700 900123"),
+    ]
+    assert own("My email changed to noor.k@fathom.dev since I switched jobs.") == [
+        ("own_email", "noor.k@fathom.dev")
+    ]
     for text in (
         "My child is 12 years old and loves skating.",  # an age, not a value of a thing
+        "Our target audience is 8 and older.",
         "My text: At this location there are mountains.",  # a paste after a colon
         "Is my phone number 555-0142?",
         "If my locker code were 9032 I'd remember it.",
