@@ -360,15 +360,7 @@ def generate(
                 plant(arng.choice([s for s in range(n) if topics[s] == topic] or [0]), said, tag)
                 asks.append({"category": "asked-fact", "family": fam, "question": q, "tag": tag})
         if preferences:  # its own random stream too
-            prng = random.Random(f"{seed}:{u}:preference")
-            fam = prng.randrange(4)
-            for i, (topic, taste, want) in enumerate(prng.sample(preference_data.TASTES, 3)):
-                tag = ("preference", fam, i)
-                plant(prng.choice([s for s in range(n) if topics[s] == topic] or [0]),
-                      preference_data.said(fam, taste), tag)  # fmt: skip
-                if i == 0:
-                    asks.append({"category": "preference", "family": fam, "tag": tag,
-                                 "question": preference_data.asked(fam, want)})  # fmt: skip
+            preference_data.plant(random.Random(f"{seed}:{u}:preference"), topics, plant, asks)
 
         evidence: dict[Any, list[str]] = {}
         replies: list[tuple[str, str]] = []  # (turn id, text) of assistant replies

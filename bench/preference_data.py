@@ -16,6 +16,10 @@ as a person's other tastes are, and only the one asked for is evidence.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+from typing import Any
+
 TASTES = [  # (topic, taste, what is asked for)
     ("cooking", "spicy Sichuan food", "a place for dinner on Friday"),
     ("travel", "quiet cabins with no wifi", "a long weekend away in October"),
@@ -46,3 +50,21 @@ def said(family: int, taste: str) -> str:
 
 def asked(family: int, want: str) -> str:
     return ASK[family].format(want=want)
+
+
+def plant(
+    rng: random.Random,
+    topics: list[str],
+    put: Callable[[int, str, Any], None],
+    asks: list[dict[str, Any]],
+) -> None:
+    """One person's three tastes, each in a session on its topic (``put(session, text,
+    tag)``), in one family's wording; the first is asked for (appended to ``asks``)."""
+    family = rng.randrange(4)
+    for i, (topic, taste, want) in enumerate(rng.sample(TASTES, 3)):
+        tag = ("preference", family, i)
+        sessions = [s for s in range(len(topics)) if topics[s] == topic] or [0]
+        put(rng.choice(sessions), said(family, taste), tag)
+        if i == 0:
+            asks.append({"category": "preference", "family": family, "tag": tag,
+                         "question": asked(family, want)})  # fmt: skip
