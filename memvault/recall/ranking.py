@@ -9,6 +9,7 @@ from datetime import datetime
 
 from memvault.config import RecallSettings
 from memvault.kg.model import Episode, Fact, episode_order, fact_order
+from memvault.language.text import clip
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment
 from memvault.recall.results import Hit
@@ -125,19 +126,18 @@ def _newest_first(
         moved = {("episode", m): slot for m, slot in zip(ordered, slots, strict=True)}
         scores = {slot: top[slot][1].score for slot in slots}
         ended = [m for m in members if m in c.endings]
+        n = len(members) - 1
+        if ended:  # said whether or not it moved: the ending took their relevance
+            end = clip(" ".join(c.episodes[ended[0]].content.split()), 60)
+            earlier = (
+                f"what {n} earlier memories name ended: it leads them"
+                if n > 1
+                else "what an earlier memory names ended: it leads it"
+            )
         for key, slot in moved.items():
             f = top[place[key]][1]
-            if ended:  # said whether or not it moved: the ending took their relevance
-                n = len(members) - 1
-                why = (
-                    (
-                        f"says that what {n} earlier memories name ended: it leads them"
-                        if n > 1
-                        else "says that what an earlier memory names ended: it leads it"
-                    )
-                    if key[1] in c.endings
-                    else f"ended later: {_short(c.episodes[ended[0]].content)}"
-                )
+            if ended:
+                why = f"says that {earlier}" if key[1] in c.endings else f'ended later: "{end}"'
             elif place[key] != slot:
                 why = f"{len(members)} statements mean the same thing: newest first"
             else:
@@ -147,11 +147,6 @@ def _newest_first(
         for key, slot in moved.items():
             place[key] = slot
     return sorted(top, key=lambda item: place[item[0]])
-
-
-def _short(text: str, n: int = 60) -> str:
-    flat = " ".join(text.split())
-    return f'"{flat[:n]}…"' if len(flat) > n else f'"{flat}"'
 
 
 def _said(e: Episode) -> tuple[str, str]:
