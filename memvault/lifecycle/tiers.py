@@ -29,12 +29,14 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence, Set
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from memvault.changes.workspace import Workspace
 from memvault.config import RecallSettings, TierSettings
 from memvault.kg.model import Episode, MemoryType, Tier
+from memvault.language.person import FIRST
+from memvault.language.told import told
 from memvault.language.words import cue_words
 from memvault.lifecycle.stickiness import last_touched
 from memvault.llm.port import LLM
@@ -79,9 +81,11 @@ def rarity(texts: Sequence[str]) -> dict[str, float]:
 
 def extractive_digest(text: str, limit: int, rare: Mapping[str, float] | None = None) -> str:
     """The offline digest: whole sentences of the text, in their order, chosen by how much
-    they name (capitalised words past a sentence's first, numbers, dates; machine output such
-    as key=value pairs and paths counts against; the first sentence a little more), within
-    ``limit``. With ``rare``
+    they name (capitalised words past a sentence's first, numbers, dates; a time of their own
+    such as "last Friday" counts half a sentence's worth: it dates what the memory tells;
+    machine output such as key=value pairs and paths counts against; the first sentence a
+    little more; a greeting or exclamation of three words, "Hey John!", "Guess what?", last),
+    within ``limit``. With ``rare``
     (:func:`rarity` over the texts digested together) a sentence also counts by how rare its
     words are: the boilerplate a text shares with the others goes first. It drops sentences;
     it never rewrites them."""
@@ -94,13 +98,17 @@ def extractive_digest(text: str, limit: int, rare: Mapping[str, float] | None = 
 
     def weight(i: int) -> float:
         s = sentences[i]
+        if _greets(s):
+            return -1.0  # "Hey John!", "Guess what?": the room goes to what is told
         words = max(len(s.split()), 1)
         machine = len(_MACHINE.findall(s)) / words  # key=value, paths: output, not prose
         found = _WORD.findall(s.lower())
         rarest = sum(rare.get(w, 1.0) for w in found) / max(len(found), 1) if rare else 0.0
         # a capitalised first word is grammar, not a name ("Hey Mel!" names one person)
         named = len(_NAMED.findall(s)) - bool(re.match(r"[A-Z]", s))
-        return (0.5 if i == 0 else 0.0) + named / words - machine + rarest
+        # a time of its own ("last Friday", "two weeks ago") dates what the memory tells
+        dated = 0.5 if told(s, _ANY_TIME) else 0.0
+        return (0.5 if i == 0 else 0.0) + named / words - machine + rarest + dated
 
     chosen: list[int] = []
     seen: set[str] = set()
@@ -123,17 +131,38 @@ def headline(text: str, limit: int) -> str:
     """A frozen memory's headline: one line within ``limit``, as many of the text's leading
     sentences as fit (the digest it is cut from already chose the sentences that name the
     most), the first one clipped when none fits. A text that fits is kept whole: cutting
-    "Thanks, Gina! I won't quit." to its greeting lost what it said."""
+    "Thanks, Gina! I won't quit." to its greeting lost what it said. A text that does not
+    fit leaves out its greetings and exclamations first ("Hey John!", "Guess what?"): they
+    took the room of "I went to a castle during my trip to the UK last Friday", and with it
+    the time the memory is found by."""
     line = " ".join(text.split())
     if len(line) <= limit:
         return line
+    sentences = [s for s in _SENTENCE.split(line) if s]
+    telling = [s for s in sentences if not _greets(s)] or sentences
     kept = ""
-    for sentence in (s for s in _SENTENCE.split(line) if s):
+    for sentence in telling:
         joined = f"{kept} {sentence}" if kept else sentence
         if len(joined) > limit:
             break
         kept = joined
-    return kept or clip_chars(line, limit)
+    return kept or clip_chars(" ".join(telling), limit)
+
+
+_GREETING_MOST = 3  # words: "Hey John!", "Thanks, Gina!", "Guess what?", "Oh wow!"
+_ANY_TIME = datetime(2000, 1, 1, tzinfo=UTC)  # told() needs a time; only whether it reads one
+
+
+def _greets(sentence: str) -> bool:
+    """A short exclamation or question that tells nothing of anyone: at most three words, no
+    digit, no first person ("I quit!" tells), ending in "!" or "?"."""
+    words = re.findall(r"[\w'’]+", sentence)
+    return (
+        len(words) <= _GREETING_MOST
+        and sentence.rstrip().endswith(("!", "?"))
+        and not any(ch.isdigit() for ch in sentence)
+        and not {w.lower().replace("’", "'") for w in words} & FIRST
+    )
 
 
 def protection(e: Episode, now: datetime, s: TierSettings, recall: RecallSettings) -> str | None:

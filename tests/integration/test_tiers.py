@@ -15,7 +15,7 @@ from memvault.changes.docs import JOURNAL, PENDING, REVIEW, RUN
 from memvault.cli.main import app
 from memvault.embed import HashingEmbedder
 from memvault.kg.model import Tier
-from memvault.lifecycle.tiers import clip_chars, extractive_digest, headline
+from memvault.lifecycle.tiers import clip_chars, extractive_digest, headline, rarity
 from memvault.llm import LiteLLMProvider
 from memvault.recall.scoring import half_life_stretch
 
@@ -76,6 +76,26 @@ def test_a_headline_keeps_a_short_text_whole_and_a_greeting_gives_way_to_content
     )
     frozen = headline(extractive_digest(turn, 120), 120)
     assert "Lisbon half marathon on 12 May in 1:58" in frozen and "good to hear" not in frozen
+    # a session opener from LoCoMo: its greetings took the room of the event and its time
+    opener = (
+        "Hey John! Hope you're doing good. Guess what? I went to a castle during my trip to "
+        "the UK last Friday and it was unbelievable! The architecture and the history were "
+        "amazing!"
+    )
+    kept = headline(extractive_digest(opener, 400), 120)
+    assert "castle during my trip to the UK last Friday" in kept and "Hey John" not in kept
+    # the frozen tier digests straight to the headline's size: the sentence that dates the
+    # memory ("last week") outweighs greetings and a rarer exclamation
+    met = (
+        "Hey Sam, how's it going? Last week I went on a trip to Canada and something unreal "
+        "happened - I met this amazing woman. She's incredible and being with her makes me "
+        "feel alive."
+    )
+    rare = rarity([met, opener, "Hey Sam! How is the new job going?", "Guess what? Big news."])
+    for text in (opener, met):
+        short = extractive_digest(text, 120, rare)
+        assert "last Friday" in short or "Last week" in short, short
+    assert headline("I quit! " + "Then a long day at work went on and on. " * 5, 40) == "I quit!"
 
 
 def test_use_stretches_the_half_life_up_to_the_cap_and_the_stretch_fades() -> None:
