@@ -10,7 +10,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from api.deps import Jobs, Namespace, Vault
-from api.routers.memory import _catch_up
+from api.routers.memory import queue_catch_up
 from memvault.interop.chat_import import import_chat_export
 
 router = APIRouter(prefix="/v1/ns/{namespace}", tags=["memory"])
@@ -77,7 +77,5 @@ async def chat_export(
         )
 
     report = await run_in_threadpool(run)
-    result = report.pop("result", None)
-    if result is not None:
-        _catch_up(vault, jobs, ns, result)
+    queue_catch_up(jobs, ns, report.get("vectors_pending", 0))
     return JSONResponse(report, status_code=200 if dry_run else 201)

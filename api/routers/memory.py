@@ -40,11 +40,11 @@ def _prefetch(vault: Any, jobs: Any, ns: str, sessions: set[str]) -> None:
                         session_id)  # fmt: skip
 
 
-def _catch_up(vault: Any, jobs: Any, ns: str, result: WriteResult) -> None:
+def queue_catch_up(jobs: Any, ns: str, pending: int) -> None:
     """A deferred write's vectors are a job for the worker (whoever takes the namespace's
     catch-up lock first does it; the others find nothing left). A queue that cannot take it
     now loses nothing: the marks stay and the periodic check queues them again."""
-    if result.vectors_pending:
+    if pending:
         try:
             jobs.submit_catch_up(ns)
         except CoordinationUnavailable:
@@ -78,7 +78,7 @@ def write_episodes(
     result = vault.write_many(
         body.items, namespace=ns, defer_vectors=defer_vectors, rules_only=rules_only
     )
-    _catch_up(vault, jobs, ns, result)
+    queue_catch_up(jobs, ns, result.vectors_pending)
     _prefetch(vault, jobs, ns, {i.session_id for i in body.items if i.session_id})
     return result
 
@@ -95,7 +95,7 @@ def write_session(
     next questions are prefetched (a background job)."""
     items = [item.model_copy(update={"session_id": session_id}) for item in body.items]
     result = vault.write_many(items, namespace=ns)
-    _catch_up(vault, jobs, ns, result)
+    queue_catch_up(jobs, ns, result.vectors_pending)
     _prefetch(vault, jobs, ns, {session_id})
     return result
 

@@ -108,5 +108,4 @@ def import_chat_export(
         "truncated": result.truncated,
         "facts_created": result.facts_created,
         "vectors_pending": result.vectors_pending,
-        "result": result,
     }
