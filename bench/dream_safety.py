@@ -41,9 +41,13 @@ DATA = Path("../shared/datasets/locomo")
 
 def merges(vault: MemVault, namespaces: list[str]) -> dict[str, object]:
     """Every survivor's absorbed episodes: what an absorbed one says that its survivor no
-    longer holds in its text or, digested since, its cues (what recall searches): a
-    distinguishing token (a number, a name, a date, a negation) or any other word."""
+    longer holds. A survivor still whole is the merge's own doing: a distinguishing token (a
+    number, a name, a date, a negation) or any other word it lacks. A survivor digested since
+    (a later dream's one-way compression, decision 0012) is judged by what recall searches,
+    digest and cues, in the index's own words (``fine-tuning`` is found as ``fine`` and
+    ``tuning``); the sentences a digest stops showing are its compression, counted apart."""
     total, bad, worded = 0, [], 0
+    digested = unsearchable = compressed = 0
     for ns in namespaces:
         episodes = {e.id: e for e in vault.store.list_episodes(ns, limit=1_000_000)}
         for e in episodes.values():
@@ -54,17 +58,32 @@ def merges(vault: MemVault, namespaces: list[str]) -> dict[str, object]:
                 if gone is None:
                     continue
                 claims = claim_tokens(gone.content)
-                if differ := {t for t in distinguishing(held, gone.content) if t in claims}:
+                differ = {t for t in distinguishing(held, gone.content) if t in claims}
+                lacks = bool(content_words(gone.content) - content_words(held))
+                if "digest" in e.metadata:
+                    digested += 1
+                    unsearchable += bool(_searched(gone.content) - _searched(held))
+                    compressed += bool(differ) or lacks
+                    continue
+                if differ:
                     bad.append(
                         {"kept": e.content, "absorbed": gone.content, "differ": sorted(differ)}
                     )
-                worded += bool(content_words(gone.content) - content_words(held))
+                worded += lacks
     return {
         "episode_merges": total,
         "differing_in_a_detail": len(bad),
         "absorbed_with_a_word_the_survivor_lacks": worded,
         "examples": bad[:5],
+        "survivors_digested_since": digested,
+        "digested_absorbed_with_a_word_recall_cannot_find": unsearchable,
+        "digested_absorbed_with_a_sentence_the_digest_no_longer_shows": compressed,
     }
+
+
+def _searched(text: str) -> set[str]:
+    """The words of ``text`` the keyword index finds it by (stop words aside)."""
+    return {w for w in plain_words(text) if w not in STOPWORDS and len(w) > 1}
 
 
 def text_size(vault: MemVault, namespaces: list[str]) -> dict[str, int]:
