@@ -1,8 +1,11 @@
 """Who a question is about, from its grammatical person: in a chat between a person and an
 assistant, "what did you recommend" asks what the assistant said, "what did I say" / "my
 favourite colour" what the person said. Pronouns are closed-class words, not phrasings of
-any one question. A question in both persons ("what did you tell me", "one of your answers
-I remember") or in neither says nothing about who said it. A request to the listener ("can
+any one question. A question whose only subject is the listener ("what did you tell me about
+my knee?": "me" and "my" are an object and an owner) asks what the listener said; one with
+both as subjects ("one of your answers I remember", "what did I tell you"), one that asks
+the listener to remember ("do you remember my favourite colour?") or one in neither person
+says nothing about who said it. A request to the listener ("can
 you suggest a place for dinner?", "what would you recommend for my week?": a modal before
 "you", nothing said in the past) asks for something new for its asker: what the person said
 of themselves is what answers it, not what the assistant said before. Pure.
@@ -26,6 +29,9 @@ ASSISTANTS = frozenset(
 FIRST = frozenset(
     "i me my mine myself i'm i've i'd i'll we us our ours ourselves we're we've we'd we'll".split()
 )
+# the first person as a subject: "me", "us", "my", "our" are objects or owners ("what did you
+# tell me about my knee" has "you" as its only subject: it asks what the listener said)
+FIRST_SUBJECT = frozenset("i i'm i've i'd i'll we we're we've we'd we'll".split())
 SECOND = frozenset("you your yours yourself you're you've you'd you'll".split())
 
 
@@ -43,15 +49,23 @@ _PAST = re.compile(
 )
 
 
+# the listener asked to know or remember ("do you remember my favourite colour?") is asked
+# about what the asker said, not about what the listener said
+_KNOWS = re.compile(r"\byou\s+(?:still\s+)?(?:remember|recall|know)\b", re.IGNORECASE)
+
+
 def asked_person(query: str) -> Literal["first", "second"] | None:
     """``first`` when the question speaks only of its asker (I, my, we) or asks its listener
     for something new (a request), ``second`` when it speaks only to its listener (you,
-    your); None for both or neither."""
+    your) or has the listener as its only subject ("what did you tell me about my knee?");
+    None for both as subjects, for the listener asked to remember, or for neither."""
     plain = _QUOTED.sub(" ", query)
     if _REQUEST.search(plain) and not _PAST.search(plain):
         return "first"
     words = {t.replace("’", "'") for t in tokens(plain)}
     first, second = bool(words & FIRST), bool(words & SECOND)
+    if first and second and not words & FIRST_SUBJECT and not _KNOWS.search(plain):
+        return "second"  # the listener the only subject, the asker an object or an owner
     if first == second:
         return None
     return "first" if first else "second"
