@@ -22,6 +22,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 class HashingEmbedder:
     fallback = True
+    lexical = True  # its vectors know words, not meaning (memvault.embed.port.lexical)
 
     def __init__(self, dim: int = 384):
         self.dim = dim

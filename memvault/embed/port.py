@@ -55,3 +55,10 @@ def reach(embedder: Embedder, texts: Sequence[str]) -> list[int] | None:
         return list(own(texts))
     except (NotImplementedError, TypeError, ValueError):  # e.g. a tokenizer without offsets
         return None
+
+
+def lexical(embedder: Embedder) -> bool:
+    """True when the embedder's vectors know words, not meaning (an embedder says so with a
+    ``lexical`` attribute of its own: the hashing fallback). Recall then keeps the keyword
+    channel's whole weight, as meaning would find nothing words miss."""
+    return bool(getattr(embedder, "lexical", False))

@@ -48,6 +48,7 @@ import numpy as np
 from memvault.changes.docs import RUN, judged_until
 from memvault.config import RecallSettings
 from memvault.embed import Embedder
+from memvault.embed.port import lexical
 from memvault.ingest.catchup import PENDING
 from memvault.kg.model import normalize_name
 from memvault.kg.reads import NamespaceView, RecallQuery, RecallRead, informative
@@ -140,7 +141,7 @@ class Recaller:
         if not c.keys:
             return out
         fusion.quoted(c, query, self.s.phrase_words)
-        base = fusion.base(c, self.s, query)
+        base = fusion.base(c, self.s, query, meaning=not lexical(self.embedder))
         score = self._context(c, base)
         score = fusion.actor_bonus(c, score, c.named(), self.s.channel_weights)
         meant = speakers_meant(query, {normalize_name(n) for n in view.speakers})

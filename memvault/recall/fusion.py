@@ -40,17 +40,20 @@ def quoted(c: Candidates, query: str, min_words: int) -> None:
             c.signal["phrase"][("episode", rid)] = float(run)
 
 
-def base(c: Candidates, s: RecallSettings, query: str = "") -> dict[Key, float]:
+def base(
+    c: Candidates, s: RecallSettings, query: str = "", *, meaning: bool = True
+) -> dict[Key, float]:
     """What the memory says: dense, keyword and graph signals, each scaled by its best
     (``fusion = "score"``) or by its rank among the candidates (``"rank"``); the keyword
-    channel weighed for ``query`` by ``keyword_trust``."""
+    channel weighed for ``query`` by ``keyword_trust`` where the dense channel reads
+    ``meaning`` (not the hashing fallback, whose vectors know only words)."""
     w = s.channel_weights
     if s.fusion == "rank":
         return rank_base(c, w, s.rank_k)
     tops = {
         name: max((max(v, 0.0) for v in c.signal[name].values()), default=0.0) for name in CHANNELS
     }
-    trust = keyword_trust(c, s, query)
+    trust = keyword_trust(c, s, query) if meaning else 1.0
     weights = {name: w.get(name, 0.0) * (trust if name == "keyword" else 1.0) for name in CHANNELS}
     out: dict[Key, float] = {}
     for key in c.keys:
@@ -68,7 +71,11 @@ def keyword_trust(c: Candidates, s: RecallSettings, query: str = "") -> float:
     proportion when they are level, ``keyword_flat_weight`` at the least. Level scores mean
     the query's words are ones many memories share ("What do Melanie's kids like?" among a
     chat full of kids), and the memory that answers may share none; unless the query asks to
-    count ("how many salsa classes…"), when every memory saying its words is evidence.
+    count ("how many salsa classes…"), when every memory saying its words is evidence. Only
+    where the dense channel reads meaning: with the hashing fallback, a memory that shares
+    none of the query's words is found by neither channel, and the level matches are the
+    evidence there is (a rare name that a dozen memories hold alike: docs/benchmarks.md,
+    "Tiers: six simulated months").
     Recorded as the ``flat`` signal of each memory the channel found."""
     found = sorted((v for v in c.signal["keyword"].values() if v > 0), reverse=True)
     if s.keyword_standout <= 0 or len(found) < _LEVEL_OF or asks_to_count(query):

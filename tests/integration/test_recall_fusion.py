@@ -265,14 +265,21 @@ def test_a_fact_said_inside_a_request_keeps_its_whole_score(vault: MemVault) -> 
     )
 
 
-def test_words_many_memories_share_weigh_less_and_say_so(vault: MemVault) -> None:
-    """Twelve turns that match "kids" about alike: the keyword channel keeps half its weight
-    for this query, and each of them says why; with ``keyword_standout`` 0 it keeps all of
-    it, and nothing else in the explanation changes."""
+def _kids(vault: MemVault) -> str:
     for n in range(12):
         vault.write(f"The kids played outside on day {n} of the holiday.", speaker="Mel")
     vault.write("They were stoked for the dinosaur exhibit at the museum.", speaker="Mel")
-    question = "What do the kids enjoy?"
+    return "What do the kids enjoy?"
+
+
+def test_words_many_memories_share_weigh_less_and_say_so(
+    tmp_path: Path, minilm: OnnxEmbedder, clock: FixedClock
+) -> None:
+    """Twelve turns that match "kids" about alike: the keyword channel keeps half its weight
+    for this query, and each of them says why; with ``keyword_standout`` 0 it keeps all of
+    it, and nothing else in the explanation changes."""
+    vault = MemVault.open(tmp_path / "minilm.db", embedder=minilm, clock=clock)
+    question = _kids(vault)
     level = vault.recall(question, k=5)
     matched = [h for h in level if h.explanation and h.explanation.signals.get("keyword")]
     assert matched and all(h.explanation and h.explanation.signals["flat"] == 0.5 for h in matched)
@@ -284,6 +291,18 @@ def test_words_many_memories_share_weigh_less_and_say_so(vault: MemVault) -> Non
         other = whole[h.id].explanation
         assert other is not None and h.explanation is not None and "flat" not in other.signals
         assert {k: v for k, v in h.explanation.signals.items() if k != "flat"} == other.signals
+
+
+def test_with_the_hashing_fallback_level_matches_keep_their_weight(vault: MemVault) -> None:
+    """The hashing fallback's vectors know words, not meaning: a memory that shares no word
+    with the query is found by neither channel, so level keyword matches are the evidence
+    there is and keep the channel's whole weight (as with ``keyword_standout`` 0)."""
+    question = _kids(vault)
+    level = vault.recall(question, k=5)
+    assert level and all(h.explanation and "flat" not in h.explanation.signals for h in level)
+    vault.recaller.s.keyword_standout = 0.0
+    whole = vault.recall(question, k=5)
+    assert [(h.id, h.score) for h in whole] == [(h.id, h.score) for h in level]
 
 
 def test_the_grammatical_person_points_to_one_side_of_a_chat(vault: MemVault) -> None:
