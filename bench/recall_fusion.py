@@ -17,9 +17,11 @@ requests that never name them (bench/preference_data.py). Vaults are built once 
     .venv/bin/python bench/recall_fusion.py --sets longchat --configs shipped "no session"
 
 Prints one JSON line per (set, system): R@10 overall and per category; for longchat also per
-split (dev / test); and ``said_little_in_top_k``, the share of questions shown a turn that says
-next to nothing ("hello", "continue") in their top k. Baselines read every turn; memvault reads
-as of the question's time.
+split (dev / test); ``said_little_in_top_k``, the share of questions shown a turn that says
+next to nothing ("hello", "continue") in their top k; ``sessions_in_top_k``, how many
+sessions the top k spans on average, and ``assistant_share_top_k`` beside
+``assistant_share_evidence``, how much of the top k and of the evidence an assistant said.
+Baselines read every turn; memvault reads as of the question's time.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from recall_ablation import build, last_times, rank
 from memvault import MemVault
 from memvault.eval.baselines import rrf
 from memvault.eval.recall_eval import read_jsonl
+from memvault.language.person import is_assistant
 from memvault.language.words import says_little
 
 OFF = dict.fromkeys(("graph", "actor", "person", "context", "session", "time", "thin"), 0.0)
@@ -164,6 +167,29 @@ def said_little(
     return round(sum(shown) / max(len(shown), 1), 4)
 
 
+def shape(
+    questions: list[dict], ranked: dict[str, list[str]], k: int, turns: dict[tuple, dict]
+) -> dict[str, float]:
+    """What a reader is shown, beside R@k: how many sessions the top k spans on average
+    (one session filling the list starves questions whose evidence is spread), and the
+    share of the top k said by an assistant against the share of the evidence that is."""
+    spans, said, evidence = [], [], []
+    for q in questions:
+        if q.get("category_name") == "adversarial":
+            continue
+        top = [turns[(q["conv_id"], t)] for t in ranked.get(q["question_id"], [])[:k]]
+        top = [t for t in top if t is not None]
+        spans.append(len({t.get("session_id") for t in top}))
+        said += [is_assistant(t.get("speaker")) for t in top]
+        gold = (turns.get((q["conv_id"], g)) for g in q.get("evidence_turn_ids") or [])
+        evidence += [is_assistant(t.get("speaker")) for t in gold if t is not None]
+    return {
+        "sessions_in_top_k": round(float(np.mean(spans)), 2) if spans else 0.0,
+        "assistant_share_top_k": round(float(np.mean(said)), 3) if said else 0.0,
+        "assistant_share_evidence": round(float(np.mean(evidence)), 3) if evidence else 0.0,
+    }
+
+
 def load(name: str, cache: Path, users: int, seed: int) -> tuple[Path, Path]:
     if name == "locomo":
         data = Path("../shared/datasets/locomo")
@@ -190,6 +216,7 @@ def main() -> None:
         turns_path, questions_path = load(name, args.cache, args.users, args.seed)
         turns = read_jsonl(turns_path, ("conv_id", "turn_id", "text"))
         texts = {(t["conv_id"], t["turn_id"]): t["text"] for t in turns}
+        by_id = defaultdict(lambda: None, {(t["conv_id"], t["turn_id"]): t for t in turns})
         questions = read_jsonl(questions_path, ("conv_id", "question_id", "question"))
         if name == "locomo":  # conversations alternate between dev and test
             convs = sorted({q["conv_id"] for q in questions})
@@ -206,6 +233,7 @@ def main() -> None:
                 for system, order in baselines(vault, turns, questions, args.k).items():
                     row = {"set": name, "system": system, **score(questions, order, args.k)}
                     row["said_little_in_top_k"] = said_little(questions, order, args.k, texts)
+                    row |= shape(questions, order, args.k, by_id)
                     print(json.dumps(row), flush=True)
             for config, over in CONFIGS.items():
                 if args.configs and config not in args.configs:
@@ -214,6 +242,7 @@ def main() -> None:
                 row = {"set": name, "system": f"memvault: {config}"}
                 row |= score(questions, found, args.k)
                 row["said_little_in_top_k"] = said_little(questions, found, args.k, texts)
+                row |= shape(questions, found, args.k, by_id)
                 print(json.dumps(row), flush=True)
         finally:
             vault.close()
