@@ -183,6 +183,8 @@ class Dreamer:
                 self.c.store.apply(Batch(namespace=namespace, docs=docs, quiet=True))
             forget_dropped_text(self.c.store, namespace, now, self.s.tiers.journal_retention_days)
             release_journals(self.c.store, namespace, now, self.s.undo_days)
+            if plan.changes:  # rewritten rows leave their old terms in the keyword index
+                self.c.store.compact_indexes()
             janitor = report["stages"].get("janitor", {})
             if janitor.get("ran_at"):
                 self._save_janitor(namespace, janitor, plan.run_id)

@@ -98,6 +98,12 @@ class RecordStore(ABC):
             for (t, tier, lv), (n, chars) in sorted(cells.items())
         ]
 
+    def compact_indexes(self) -> dict[str, Any]:
+        """After many rewrites (a dream's digests and merges): the keyword indexes merged
+        into fresh segments, so the rows a rewrite replaced stop taking room in the file.
+        What was done; a store whose server keeps its own indexes has nothing to do."""
+        return {}
+
     def purge_residue(self) -> dict[str, Any]:
         """After an erase: leave none of the deleted text in the storage itself (index
         segments, write-ahead log, freed pages). What was done, per step; a store that keeps

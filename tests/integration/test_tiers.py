@@ -5,6 +5,7 @@ model answers, and what is permanent, confirmed or in use is never compressed.""
 from __future__ import annotations
 
 import json
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -365,3 +366,29 @@ def test_an_imported_history_is_not_compressed_the_night_it_arrives(tmp_path: Pa
         reasons = {r.why for c in run.plan.changes for r in c.reasons}
         ttl = "past the episodic TTL (hygiene.ttl_turns / ttl_days), unused 8 days: hot → cold"
         assert all(why.startswith(ttl) for why in reasons), reasons  # the rule that moved it
+
+
+def _keyword_index_bytes(path: Path, merge: bool = False) -> int:
+    con = sqlite3.connect(path)
+    try:
+        if merge:
+            con.execute("INSERT INTO episodes_fts(episodes_fts) VALUES ('optimize')")
+            con.commit()
+        return int(con.execute("SELECT sum(length(block)) FROM episodes_fts_data").fetchone()[0])
+    finally:
+        con.close()
+
+
+def test_a_dream_that_rewrote_texts_leaves_the_keyword_index_merged(tmp_path: Path) -> None:
+    """Digests replace texts; FTS5 would keep the replaced terms in old segments (the file a
+    third larger than its live rows need) until a merge the applied run now does."""
+    path = tmp_path / "v.db"
+    with open_vault(path, T0) as vault:
+        for n in range(40):
+            vault.write(LONG.replace("RB-12", f"RB-{n}"), speaker="Maya", session_id=f"s{n}")
+    with open_vault(path, LATER) as vault:
+        assert vault.tiers(apply=True)["next"]["digests"] == 40
+        found = vault.store.keyword_topk("default", "episode", ["flowerpot"], 50)
+        assert len(found) == 40  # the dropped words still found, through the cues
+    after_run = _keyword_index_bytes(path)
+    assert after_run == _keyword_index_bytes(path, merge=True)  # nothing left to merge
