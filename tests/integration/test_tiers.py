@@ -380,8 +380,9 @@ def _keyword_index_bytes(path: Path, merge: bool = False) -> int:
 
 
 def test_a_dream_that_rewrote_texts_leaves_the_keyword_index_merged(tmp_path: Path) -> None:
-    """Digests replace texts; FTS5 would keep the replaced terms in old segments (the file a
-    third larger than its live rows need) until a merge the applied run now does."""
+    """Digests replace texts; FTS5 would keep the replaced terms in old segments (the index
+    larger than its live rows need: 64% after six simulated months) until a merge the applied
+    run now does."""
     path = tmp_path / "v.db"
     with open_vault(path, T0) as vault:
         for n in range(40):

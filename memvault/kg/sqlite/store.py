@@ -393,7 +393,7 @@ class SQLiteStore(Inventory, Store):
 
     def compact_indexes(self) -> dict[str, Any]:
         """FTS5 keeps a replaced row's terms in old segments until they merge: a dream that
-        digested a thousand turns left the keyword index a third larger than its live rows
+        digested a thousand turns left the keyword index 64% larger than its live rows
         need (docs/benchmarks.md, "Tiers"). One merge of each index into one segment: 0.2 s
         at 100,000 rows of 40 words, 4.6 s at 100,000 rows of 250 (2 cores)."""
         self._writable()
