@@ -78,6 +78,7 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("get_episode", "read", "GET /episodes/{episode_id}", client=True, on="memories"),
     _op("facts", "read", "GET /facts", mcp="facts", cli="facts", client=True, on="knowledge"),
     _op("stats", "read", "GET /stats", cli="stats", client=True, on="memories"),
+    _op("compact", "admin", cli="compact", local="rewrites this machine's database file", on=None),
     _op("profile", "read", "GET /profile", cli="profile", client=True, on="profiling"),
     _op("diary", "read", "GET /diary", cli="diary", client=True, on="profiling"),
     _op("gaps", "read", "GET /gaps", cli="gaps", client=True, on="profiling"),

@@ -1,4 +1,5 @@
-"""``memvault stats``: counts of what a namespace holds (one narrow table per namespace)."""
+"""``memvault stats``: counts of what a namespace holds (one narrow table per namespace);
+``memvault compact``: the file given back the room that deleted rows left."""
 
 from __future__ import annotations
 
@@ -73,5 +74,27 @@ def _janitor(snap: dict[str, object]) -> str:
     )
 
 
+def compact(as_json: JsonOpt = False) -> None:
+    """Give the vault file back the room deleted and rewritten memories left (digests'
+    old texts, released journals, erased memories): the keyword indexes merged, the
+    write-ahead log folded in, VACUUM. Nothing stored changes; other writers wait while
+    it runs. A vault on a graph server keeps its own files: nothing to do."""
+    with open_vault() as vault:
+        done = vault.store.compact()
+
+    def render() -> None:
+        if not done.get("compacted"):
+            console.print(f"nothing to compact: {done.get('why', 'not a file')}")
+            return
+        before, after = int(done["bytes_before"]), int(done["bytes_after"])
+        console.print(
+            f"{before / 1e6:.1f} MB → {after / 1e6:.1f} MB "
+            f"({(before - after) / 1e6:.1f} MB given back)"
+        )
+
+    emit(done, as_json, render)
+
+
 def register(app: typer.Typer) -> None:
     app.command()(handle_errors(stats))
+    app.command()(handle_errors(compact))

@@ -104,6 +104,11 @@ class RecordStore(ABC):
         What was done; a store whose server keeps its own indexes has nothing to do."""
         return {}
 
+    def compact(self) -> dict[str, Any]:
+        """Give the storage back the room its deleted and rewritten rows left: what was done
+        and the bytes before and after; a store whose server keeps its own files says so."""
+        return {"compacted": False, "why": "the graph server keeps its own files"}
+
     def purge_residue(self) -> dict[str, Any]:
         """After an erase: leave none of the deleted text in the storage itself (index
         segments, write-ahead log, freed pages). What was done, per step; a store that keeps

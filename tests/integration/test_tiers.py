@@ -393,3 +393,30 @@ def test_a_dream_that_rewrote_texts_leaves_the_keyword_index_merged(tmp_path: Pa
         assert len(found) == 40  # the dropped words still found, through the cues
     after_run = _keyword_index_bytes(path)
     assert after_run == _keyword_index_bytes(path, merge=True)  # nothing left to merge
+
+
+def test_compact_gives_the_file_back_the_room_and_changes_nothing_stored(tmp_path: Path) -> None:
+    """Erased and rewritten rows leave free pages in the file; ``memvault compact`` gives
+    them back (VACUUM) and every memory reads as before."""
+    path = tmp_path / "v.db"
+    with open_vault(path, T0) as vault:
+        ids = [vault.write(LONG.replace("RB-12", f"RB-{n}")).id for n in range(120)]
+        vault.forget(ids[::2])  # half erased for good: their pages are free, not gone
+        kept = {i: vault.get_episode(i).content for i in ids[1::2]}
+    env = {"MEMVAULT_DB_PATH": str(path), "MEMVAULT_EMBEDDER": "hashing"}
+    out = CliRunner().invoke(app, ["compact", "--json"], env=env)
+    assert out.exit_code == 0, out.output
+    done = json.loads(out.stdout)
+    assert done["compacted"] and done["bytes_after"] < done["bytes_before"]
+    con = sqlite3.connect(path)
+    assert con.execute("PRAGMA freelist_count").fetchone()[0] == 0
+    con.close()
+    with open_vault(path, T0) as vault:
+        assert {i: vault.get_episode(i).content for i in kept} == kept
+        assert vault.recall("runbook RB-7 rollback", k=1)[0].id == ids[7]
+    words = CliRunner().invoke(app, ["compact"], env=env)
+    assert words.exit_code == 0 and "MB given back" in words.output
+    missing = CliRunner().invoke(
+        app, ["compact"], env={**env, "MEMVAULT_DB_PATH": str(tmp_path / "x.db")}
+    )
+    assert missing.exit_code != 0 and "no vault at" in missing.output
