@@ -9,12 +9,14 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from memvault import FixedClock, MemVault
 from memvault.changes.docs import JOURNAL, PENDING, REVIEW, RUN
 from memvault.cli.main import app
 from memvault.embed import HashingEmbedder
+from memvault.errors import ConflictError
 from memvault.kg.model import Tier
 from memvault.lifecycle.tiers import clip_chars, extractive_digest, headline, rarity
 from memvault.llm import LiteLLMProvider
@@ -420,3 +422,34 @@ def test_compact_gives_the_file_back_the_room_and_changes_nothing_stored(tmp_pat
         app, ["compact"], env={**env, "MEMVAULT_DB_PATH": str(tmp_path / "x.db")}
     )
     assert missing.exit_code != 0 and "no vault at" in missing.output
+
+
+def test_a_tier_move_s_journal_holds_the_dropped_words_once_and_still_undoes(
+    tmp_path: Path,
+) -> None:
+    """The digest's cues (every dropped word) are as long as the original the entry's
+    ``before`` holds: the journal keeps their hash, and undo still tells a record left as
+    the run left it (no force needed) from one changed since (refused without force)."""
+    path = tmp_path / "v.db"
+    ids = write_history(path)
+    with open_vault(path, LATER) as vault:
+        done = vault.tiers(apply=True)
+        entries = [
+            e
+            for d in vault.store.list_docs("default", JOURNAL, limit=100)
+            for e in d.body["entries"]
+            if e["id"] == ids["long"]
+        ]
+        digest = entries[0]["after"]["metadata"]["digest"]
+        assert "cues" not in digest and len(digest["cues_sha256"]) == 64
+        live = vault.get_episode(ids["long"]).metadata["digest"]
+        assert "flowerpot" in live["cues"].split()  # the record keeps its cues whole
+        assert json.dumps(entries).count("flowerpot") == 1  # the journal: in ``before`` only
+        vault.undo_dream(done["run_id"])  # untouched since: no force needed
+        assert vault.get_episode(ids["long"]).content == LONG
+        again = vault.tiers(apply=True)
+        vault.record_access([ids["long"]])  # changed since the run: warmer
+        with pytest.raises(ConflictError):
+            vault.undo_dream(again["run_id"])
+        vault.undo_dream(again["run_id"], force=True)
+        assert vault.get_episode(ids["long"]).content == LONG
