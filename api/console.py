@@ -38,6 +38,7 @@ from api.console_html import (
 )
 from api.console_plots import bars_svg
 from api.security import Denied, admit
+from memvault.changes.docs import after_of
 from memvault.errors import MemvaultError
 
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -224,7 +225,10 @@ def run_detail(request: Request, ns: str, run_id: str, flash: str = "") -> Respo
         for j in vault.store.get_docs(ns, "dream_journal", journal)
         for e in j.body.get("entries", [])
     ]
-    changes = [{**e, "reasons": [{"op": e.get("op", "?"), "why": ""}]} for e in entries]
+    changes = [
+        {**e, "after": after_of(e), "reasons": [{"op": e.get("op", "?"), "why": ""}]}
+        for e in entries
+    ]
     return _page(
         request,
         f"dream run {run_id}",

@@ -15,7 +15,6 @@ settle review items (which changes need review: :mod:`memvault.changes.routing`)
 from __future__ import annotations
 
 import base64
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,8 +31,11 @@ from memvault.changes.docs import (
     PROGRESS,
     REVIEW,
     RUN,
+    after_of,
+    as_left,
     change_key,
     dump_change,
+    journal_entry,
     rejected_ops,
     review_doc,
 )
@@ -232,13 +234,7 @@ class Applier:
             if now != c.before:
                 skipped.append({"kind": c.kind, "id": c.target_id, "why": "changed since planned"})
                 continue
-            entry: dict[str, Any] = {
-                "kind": c.kind,
-                "id": c.target_id,
-                "op": c.op,
-                "before": c.before,
-                "after": journaled_after(c.op, c.after),
-            }
+            entry = journal_entry(c.kind, c.target_id, c.op, c.before, c.after)
             text_changed = (
                 c.kind in _TEXT
                 and c.op not in _KEEPS_VECTOR
@@ -307,7 +303,7 @@ class Applier:
         # a forgotten record's entry is a tombstone: undo never brings it back
         entries = [e for j in journal for e in j.body["entries"] if not e.get("forgotten")]
         current = self._current(namespace, [(e["kind"], e["id"]) for e in entries])
-        moved = [e["id"] for e in entries if not unchanged(current.get((e["kind"], e["id"])), e)]
+        moved = [e["id"] for e in entries if not as_left(current.get((e["kind"], e["id"])), e)]
         if moved and not force:
             raise ConflictError(
                 f"{len(moved)} record(s) changed after run {run_id} (e.g. {moved[0]}); "
@@ -317,7 +313,7 @@ class Applier:
         for e in reversed(entries):
             if e["kind"] in PERSONA_KINDS:  # a created one is kept, marked undone
                 batch.docs.append(
-                    _persona_doc(e["kind"], e["id"], e["before"] or e["after"], e["before"])
+                    _persona_doc(e["kind"], e["id"], e["before"] or after_of(e) or {}, e["before"])
                 )
                 continue
             if e["before"] is None:
@@ -366,29 +362,3 @@ def _vector_text(record: Any) -> str:
     if isinstance(record, Episode | Fact):
         return record.vector_text()
     return str(getattr(record, "statement", None) or record.name)
-
-
-def journaled_after(op: str, after: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A record after a change, as the journal keeps it. A tier move's digest carries as
-    cues every word the text dropped, about as long as the original its entry's ``before``
-    already holds: the journal keeps their hash, which is all undo compares (``unchanged``),
-    and the tier moves' entries leave the journal whole after the retention
-    (memvault.changes.retention). The file then carries the dropped words once, not twice,
-    for the 30 days undo can give them back (docs/benchmarks.md, "Tiers")."""
-    digest = ((after or {}).get("metadata") or {}).get("digest")
-    if after is None or not op.startswith("tiers.") or not isinstance(digest, dict):
-        return after
-    if "cues" not in digest:
-        return after
-    kept = {k: v for k, v in digest.items() if k != "cues"}
-    kept["cues_sha256"] = hashlib.sha256(str(digest["cues"]).encode()).hexdigest()
-    return {**after, "metadata": {**after["metadata"], "digest": kept}}
-
-
-def unchanged(current: dict[str, Any] | None, entry: dict[str, Any]) -> bool:
-    """The record is still as the run left it (undo restores it without force)."""
-    after = entry["after"]
-    if current == after:
-        return True
-    digest = ((after or {}).get("metadata") or {}).get("digest") or {}
-    return "cues_sha256" in digest and journaled_after(str(entry["op"]), current) == after

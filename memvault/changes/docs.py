@@ -21,6 +21,49 @@ COMMUNITIES = "communities"  # the Leiden partition each run saw, with members
 DISCOVERY = "discovery"  # inbox items: unseen → seen | dismissed
 
 
+def journal_entry(
+    kind: str, rid: str, op: str, before: dict[str, Any] | None, after: dict[str, Any] | None
+) -> dict[str, Any]:
+    """A journal entry: the record before a change whole (what undo restores) and after it
+    as the fields that changed (``after_changes``; the rest is ``before``'s), so a tier
+    move or a merge does not keep two copies of a record's text for the undo window. A tier
+    move's digest cues (every word the text dropped, about as long as the original in
+    ``before``) are kept as their hash: undo only compares them (:func:`as_left`)."""
+    after = _cues_hashed(op, after)
+    entry: dict[str, Any] = {"kind": kind, "id": rid, "op": op, "before": before}
+    if before is None or after is None or set(before) - set(after):
+        return entry | {"after": after}
+    return entry | {"after_changes": {k: v for k, v in after.items() if before.get(k) != v}}
+
+
+def after_of(entry: dict[str, Any]) -> dict[str, Any] | None:
+    """The record after the entry's change, as journaled (entries written before
+    ``after_changes`` existed hold it whole)."""
+    if "after_changes" not in entry:
+        after: dict[str, Any] | None = entry.get("after")
+        return after
+    return {**(entry.get("before") or {}), **entry["after_changes"]}
+
+
+def as_left(current: dict[str, Any] | None, entry: dict[str, Any]) -> bool:
+    """The record is still as the entry's change left it: undo restores it without force."""
+    after = after_of(entry)
+    return current == after or (
+        current is not None and _cues_hashed(str(entry.get("op", "")), current) == after
+    )
+
+
+def _cues_hashed(op: str, record: dict[str, Any] | None) -> dict[str, Any] | None:
+    digest = ((record or {}).get("metadata") or {}).get("digest")
+    if record is None or not op.startswith("tiers.") or not isinstance(digest, dict):
+        return record
+    if "cues" not in digest:
+        return record
+    kept = {k: v for k, v in digest.items() if k != "cues"}
+    kept["cues_sha256"] = hashlib.sha256(str(digest["cues"]).encode()).hexdigest()
+    return {**record, "metadata": {**record["metadata"], "digest": kept}}
+
+
 def dump_change(change: Change) -> dict[str, Any]:
     return change.model_dump(mode="json")
 

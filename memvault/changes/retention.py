@@ -16,7 +16,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from memvault.changes.docs import JOURNAL, REVIEW, RUN
+from memvault.changes.docs import JOURNAL, REVIEW, RUN, after_of
 from memvault.kg.store import Batch, Doc, Store
 
 TIER_OPS = "tiers."
@@ -33,7 +33,7 @@ def _compressed(before: Any, after: Any) -> bool:
 
 def _rewrite(item: dict[str, Any]) -> bool:
     """Rewrite one entry or recorded change in place to hold the digest, not the text."""
-    before, after = item.get("before"), item.get("after")
+    before, after = item.get("before"), after_of(item)
     if item.get("kind") != "episode" or not _compressed(before, after):
         return False
     assert isinstance(before, dict) and isinstance(after, dict)

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from memvault import FixedClock, MemVault
-from memvault.changes.docs import JOURNAL, PENDING, REVIEW, RUN
+from memvault.changes.docs import JOURNAL, PENDING, REVIEW, RUN, after_of
 from memvault.cli.main import app
 from memvault.embed import HashingEmbedder
 from memvault.errors import ConflictError
@@ -427,9 +427,10 @@ def test_compact_gives_the_file_back_the_room_and_changes_nothing_stored(tmp_pat
 def test_a_tier_move_s_journal_holds_the_dropped_words_once_and_still_undoes(
     tmp_path: Path,
 ) -> None:
-    """The digest's cues (every dropped word) are as long as the original the entry's
-    ``before`` holds: the journal keeps their hash, and undo still tells a record left as
-    the run left it (no force needed) from one changed since (refused without force)."""
+    """The entry keeps the record before whole and after as the fields that changed; the
+    digest's cues (every dropped word, as long as the original ``before`` holds) as their
+    hash. Undo still tells a record as the run left it (no force needed) from one changed
+    since (refused without force)."""
     path = tmp_path / "v.db"
     ids = write_history(path)
     with open_vault(path, LATER) as vault:
@@ -440,7 +441,9 @@ def test_a_tier_move_s_journal_holds_the_dropped_words_once_and_still_undoes(
             for e in d.body["entries"]
             if e["id"] == ids["long"]
         ]
-        digest = entries[0]["after"]["metadata"]["digest"]
+        changed = entries[0]["after_changes"]  # the fields the move changed, no copy of the rest
+        assert "speaker" not in changed and changed["tier"] == "cold"
+        digest = after_of(entries[0])["metadata"]["digest"]
         assert "cues" not in digest and len(digest["cues_sha256"]) == 64
         live = vault.get_episode(ids["long"]).metadata["digest"]
         assert "flowerpot" in live["cues"].split()  # the record keeps its cues whole
