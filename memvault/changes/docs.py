@@ -10,7 +10,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from memvault.changes.plan import Change
 from memvault.kg.store import Doc, DocumentStore
@@ -33,16 +33,16 @@ def journal_entry(
     entry: dict[str, Any] = {"kind": kind, "id": rid, "op": op, "before": before}
     if before is None or after is None or set(before) - set(after):
         return entry | {"after": after}
-    return entry | {"after_changes": {k: v for k, v in after.items() if before.get(k) != v}}
+    changed = {k: v for k, v in after.items() if k not in before or before[k] != v}
+    return entry | {"after_changes": changed}
 
 
 def after_of(entry: dict[str, Any]) -> dict[str, Any] | None:
     """The record after the entry's change, as journaled (entries written before
     ``after_changes`` existed hold it whole)."""
-    if "after_changes" not in entry:
-        after: dict[str, Any] | None = entry.get("after")
-        return after
-    return {**(entry.get("before") or {}), **entry["after_changes"]}
+    if "after_changes" in entry:
+        return {**(entry.get("before") or {}), **entry["after_changes"]}
+    return cast(dict[str, Any] | None, entry.get("after"))
 
 
 def as_left(current: dict[str, Any] | None, entry: dict[str, Any]) -> bool:
@@ -55,10 +55,9 @@ def as_left(current: dict[str, Any] | None, entry: dict[str, Any]) -> bool:
 
 def _cues_hashed(op: str, record: dict[str, Any] | None) -> dict[str, Any] | None:
     digest = ((record or {}).get("metadata") or {}).get("digest")
-    if record is None or not op.startswith("tiers.") or not isinstance(digest, dict):
+    if record is None or not op.startswith("tiers.") or "cues" not in (digest or {}):
         return record
-    if "cues" not in digest:
-        return record
+    assert isinstance(digest, dict)
     kept = {k: v for k, v in digest.items() if k != "cues"}
     kept["cues_sha256"] = hashlib.sha256(str(digest["cues"]).encode()).hexdigest()
     return {**record, "metadata": {**record["metadata"], "digest": kept}}
