@@ -87,12 +87,13 @@ def compact(as_json: JsonOpt = False) -> None:
             console.print(f"nothing to compact: {done.get('why', 'not a file')}")
             return
         before, after = int(done["bytes_before"]), int(done["bytes_after"])
-        console.print(
-            f"{before / 1e6:.1f} MB → {after / 1e6:.1f} MB "
-            f"({(before - after) / 1e6:.1f} MB given back)"
-        )
+        console.print(f"{_size(before)} → {_size(after)} ({_size(before - after)} given back)")
 
     emit(done, as_json, render)
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if abs(n) >= 1e6 else f"{n / 1e3:.0f} kB"
 
 
 def register(app: typer.Typer) -> None:
