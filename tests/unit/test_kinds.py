@@ -36,6 +36,14 @@ from memvault.language.kinds import kind_of
         ("Lodz", "", "place"),  # Łódź: a letter no decomposition takes to ASCII
         ("Joaquín", "", "person"),  # the census writes its given names without accents
         ("Ramón Ortega", "", "person"),
+        # a run opened by a given name is a person only where each later word can be a name
+        ("Walter Hartwell White", "", "person"),  # "white": a frequent surname
+        ("Queen Elizabeth II", "", "person"),  # a numeral is no acronym
+        ("Arthur C.", "", "person"),  # an initial
+        ("Michael Jordan", "", "person"),  # a country last, but a frequent surname
+        ("WM Ware", "we run servers with ", None),  # an acronym in the run
+        ("Grace Sustainability Report", "", None),  # ordinary words after the name
+        ("Denver Colorado", "a restaurant in ", None),  # a state last
     ],
 )
 def test_a_names_kind_comes_from_what_is_known_of_it(
