@@ -1,22 +1,24 @@
-"""Is a capitalised run opened by a given name a person? The offline typer
-(``memvault.language.kinds``) against hand labels on real chats: the multi-word names the
-rules typed ``person`` in people's own ShareGPT turns (``bench/sharegpt.py``), labelled
-person / none by reading each in its turn (fictional characters count as persons; runs whose
-span is wrong, "Emma Ben's sibling", were left out).
+"""Are the names the offline rules type ``person`` in real chats people? The typer
+(``memvault.language.kinds``, by the name alone) against hand labels: names the rules typed
+``person`` in people's own ShareGPT turns (``bench/sharegpt.py``), one per conversation,
+labelled person / none by reading each in its turn (fictional characters count as persons;
+names whose span is wrong, "Emma Ben's sibling", were left out).
 
-- ``bench/data/sharegpt_people_dev.json``: 76 runs (``--sample 101``), read while building
-  the rule;
-- ``bench/data/sharegpt_people_test.json``: 66 other runs (``--sample 202``, those in dev
-  removed), labelled before the rule was built.
+- ``bench/data/sharegpt_people_dev.json``: 76 runs of several words (``--sample 101``) and
+  69 single words (``--sample 303 --words one``), read while building the rules;
+- ``bench/data/sharegpt_people_test.json``: 66 runs (``--sample 202``) and 50 single words
+  (``--sample 404 --words one``), those in dev removed, labelled before the rules were
+  built.
 
-Both were drawn with the typer of 763a885 (before the rule): ``--sample`` draws with today's
-typer, so the same seed now gives other runs.
+All were drawn with the typer of 763a885 (before these rules): ``--sample`` draws with
+today's typer, so the same seed now gives other names.
 
-Precision: persons among the runs typed ``person``; kept: the labelled persons still typed
-``person`` (every run in the files was typed person by the rules before the change).
+Precision: persons among the names typed ``person``; kept: the labelled persons still typed
+``person`` (every name in the files was typed person by the rules before the change). Per
+length: one word, several.
 
     .venv/bin/python bench/person_runs.py [--labels bench/data/sharegpt_people_test.json]
-    .venv/bin/python bench/person_runs.py --sample 101 --count 80   # draw runs to label
+    .venv/bin/python bench/person_runs.py --sample 101 --count 80 [--words one]   # to label
 """
 
 from __future__ import annotations
@@ -33,8 +35,9 @@ from memvault.language.kinds import kind_of
 HERE = Path(__file__).resolve().parent
 
 
-def sample(seed: int, count: int) -> list[dict[str, str]]:
-    """Multi-word runs the rules type ``person`` in people's turns, one per conversation."""
+def sample(seed: int, count: int, several: bool) -> list[dict[str, str]]:
+    """Names of several words (or of one) the rules type ``person`` in people's turns, one
+    per conversation."""
     sys.path.insert(0, str(HERE))
     from sharegpt import conversations
 
@@ -49,7 +52,10 @@ def sample(seed: int, count: int) -> list[dict[str, str]]:
             runs = [
                 e.name
                 for e in extract(text, speaker="user").entities
-                if e.type == "person" and len(e.name.split()) > 1 and e.name.lower() not in seen
+                if e.type == "person"
+                and e.name != "user"
+                and (len(e.name.split()) > 1) == several
+                and e.name.lower() not in seen
             ]
             if runs:
                 seen.add(runs[0].lower())
@@ -62,12 +68,23 @@ def sample(seed: int, count: int) -> list[dict[str, str]]:
 
 
 def score(gold: dict[str, str]) -> dict[str, object]:
+    """Precision and kept over ``gold``, overall and by the name's length."""
+    return {
+        **_score(gold),
+        "by_length": {
+            length: _score({n: k for n, k in gold.items() if (len(n.split()) > 1) == several})
+            for length, several in (("one word", False), ("several", True))
+        },
+    }
+
+
+def _score(gold: dict[str, str]) -> dict[str, object]:
     typed = {name: kind_of(name) == "person" for name in gold}
     persons = [n for n, kind in gold.items() if kind == "person"]
     right = sum(typed[n] for n in persons)
     given = sum(typed.values())
     return {
-        "runs": len(gold),
+        "names": len(gold),
         "persons": len(persons),
         "typed_person": given,
         "precision": round(right / given, 3) if given else None,
@@ -81,9 +98,10 @@ def main() -> None:
     parser.add_argument("--labels", type=Path, default=HERE / "data/sharegpt_people_dev.json")
     parser.add_argument("--sample", type=int, help="draw runs to label with this seed instead")
     parser.add_argument("--count", type=int, default=80)
+    parser.add_argument("--words", choices=("one", "several"), default="several")
     args = parser.parse_args()
     if args.sample is not None:
-        for run in sample(args.sample, args.count):
+        for run in sample(args.sample, args.count, args.words == "several"):
             print(json.dumps(run, ensure_ascii=False))
         return
     gold: dict[str, str] = json.loads(args.labels.read_text())

@@ -13,7 +13,8 @@
   ``COMMON_SURNAMES`` most frequent census surnames ("White", "Miller"). Not a person: a run
   holding an acronym ("WM Ware", "UN Sustainability Goals"), a run going on with ordinary
   words ("Maxwell Equations", "Jeff Walker's Product Launch Formula"), or one ending in a
-  country, state or continent ("Denver Colorado").
+  country, state or continent ("Denver Colorado"). A given name in capitals is an acronym
+  ("AI").
 - **Concepts**: a people's or a language's adjective, read as a place's name with its
   ending ("Japanese" ← Japan, "Hawaiian" ← Hawaii, "European" ← Europe).
 - **Works**: what stands in quotation marks as a title, or right after "the book", "the
@@ -151,8 +152,8 @@ def _kind_by_name(joined: str) -> str | None:
     first = words[0].lower()
     if len(words) == 1 and _demonym(first):
         return "concept"
-    if len(words) == 1 and _given_name(first):
-        return "person"
+    if len(words) == 1 and _given_name(first) and not _acronym(words[0]):
+        return "person"  # "AI" and "MAX" are no Ai or Max
     if population is not None and population >= SMALL_CITY:
         return "place"
     if len(words) > 1 and (last in _PLACE_HEADS or first in _PLACE_FIRST):

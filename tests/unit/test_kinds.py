@@ -44,6 +44,7 @@ from memvault.language.kinds import kind_of
         ("WM Ware", "we run servers with ", None),  # an acronym in the run
         ("Grace Sustainability Report", "", None),  # ordinary words after the name
         ("Denver Colorado", "a restaurant in ", None),  # a state last
+        ("AI", "we build ", None),  # "ai" is a census given name; in capitals, an acronym
     ],
 )
 def test_a_names_kind_comes_from_what_is_known_of_it(
