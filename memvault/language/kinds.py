@@ -14,7 +14,8 @@
   holding an acronym ("WM Ware", "UN Sustainability Goals"), a run going on with ordinary
   words ("Maxwell Equations", "Jeff Walker's Product Launch Formula"), or one ending in a
   country, state or continent ("Denver Colorado"). A given name in capitals is an acronym
-  ("AI").
+  ("AI"); one alone that is an ordinary English word and a rare given name is the word
+  ("Desire", "Dell", "Spring"; not "Hope" or "Mark").
 - **Concepts**: a people's or a language's adjective, read as a place's name with its
   ending ("Japanese" ← Japan, "Hawaiian" ← Hawaii, "European" ← Europe).
 - **Works**: what stands in quotation marks as a title, or right after "the book", "the
@@ -41,6 +42,7 @@ BIG_CITY = 500_000
 SMALL_CITY = 30_000  # below it a city's name is more often something else ("Mustang")
 HUGE = 10**12  # countries, states and continents rank above every city
 COMMON_SURNAMES = 10_000  # an ordinary word among these census surnames may end a name
+RARE_GIVEN = 1_500  # a lone ordinary word rarer than this as a given name is the word
 
 # the kind a name's last word gives it
 _PLACE_HEADS = frozenset(
@@ -152,8 +154,8 @@ def _kind_by_name(joined: str) -> str | None:
     first = words[0].lower()
     if len(words) == 1 and _demonym(first):
         return "concept"
-    if len(words) == 1 and _given_name(first) and not _acronym(words[0]):
-        return "person"  # "AI" and "MAX" are no Ai or Max
+    if len(words) == 1 and _given_name(first) and not _acronym(words[0]) and _as_a_name(first):
+        return "person"  # "AI" and "MAX" are no Ai or Max, "Desire" and "Dell" words
     if population is not None and population >= SMALL_CITY:
         return "place"
     if len(words) > 1 and (last in _PLACE_HEADS or first in _PLACE_FIRST):
@@ -201,6 +203,30 @@ def _surnames() -> dict[str, int]:
     for line in text.splitlines():
         if line.strip():
             out.setdefault(line.split()[0].lower(), len(out))
+    return out
+
+
+def _as_a_name(word: str) -> bool:
+    """A single given name (lower-case) reads as a name unless it is an ordinary English word
+    that is a rare given name ("desire", "dell", "spring": rarer than the ``RARE_GIVEN`` most
+    frequent); "hope", "rose" and "mark" are frequent enough to be names."""
+    return not common_word(word) or _given_rank(fold(word)) < RARE_GIVEN
+
+
+def _given_rank(word: str) -> int:
+    """Where ``word`` (lower-case) stands among the census given names of either sex, most
+    frequent first."""
+    return _given_ranks().get(word, 1 << 30)
+
+
+@cache
+def _given_ranks() -> dict[str, int]:
+    out: dict[str, int] = {}
+    for table in ("dist.male.first", "dist.female.first"):
+        text = resources.files("names").joinpath(table).read_text()
+        for n, line in enumerate(ln for ln in text.splitlines() if ln.strip()):
+            name = line.split()[0].lower()
+            out[name] = min(out.get(name, n), n)
     return out
 
 

@@ -45,6 +45,10 @@ from memvault.language.kinds import kind_of
         ("Grace Sustainability Report", "", None),  # ordinary words after the name
         ("Denver Colorado", "a restaurant in ", None),  # a state last
         ("AI", "we build ", None),  # "ai" is a census given name; in capitals, an acronym
+        ("Desire", "", None),  # an ordinary word, and a rare given name: the word
+        ("Dell", "our servers are ", None),
+        ("Hope", "", "person"),  # an ordinary word, but a frequent given name
+        ("Mark", "", "person"),
     ],
 )
 def test_a_names_kind_comes_from_what_is_known_of_it(
