@@ -62,15 +62,24 @@ def _asks(e: Episode) -> bool:
     return e.content.rstrip().endswith("?")
 
 
-def _about_oneself(e: Episode, c: Candidates, kind: str) -> bool:
+_SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
+
+
+def _about_oneself(e: Episode, c: Candidates, kind: str, values: Sequence[str]) -> bool:
     """A statement its speaker makes about themselves, not a question: one that names no
     one else when a place is asked for ("My sister Lena visits from Hamburg" is about Lena),
-    one in the first person when a person is ("Tobi asked me out"; "Lena is coming to
-    Lisbon" is not)."""
+    one whose sentence naming the person (``values``) is in the first person when a person
+    is ("Tobi asked me out"; "Lena is coming to Lisbon" is not, nor a pasted script whose
+    comment names "Max" pages after an "I")."""
     text = e.content.strip()
     if _asks(e):
         return False
     if kind == "person":
+        names = tuple(sorted({n.casefold() for x in values for n in c.names.get(x, []) if n}))
+        if names:
+            said = _names_pattern(names)
+            sentences = [s for s in _SENTENCES.findall(text) if said.search(s)]
+            text = " ".join(sentences) or text  # a name written otherwise: the whole text
         return in_first_person(text)
     others = c.mentions.get(e.id, set()) - c.speaking
     return not any(c.kinds.get(x) == "person" for x in others)
@@ -212,7 +221,7 @@ class CurrencyStep:
             e = c.episodes.get(key[1])
             named = c.mentions.get(key[1], set()) - c.speaking
             values = sorted(x for x in named if c.kinds.get(x) == kind)
-            if e and values and _about_oneself(e, c, kind):
+            if e and values and _about_oneself(e, c, kind, values):
                 for x in values:
                     speaks_for.setdefault(x, key[1])
         return list(dict.fromkeys(speaks_for.values()))

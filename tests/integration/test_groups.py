@@ -346,3 +346,24 @@ def test_a_repeat_is_as_new_as_the_first_time_it_was_said(tmp_path: Path) -> Non
     assert texts.index(new) < texts.index(chatter)
     assert texts.index(new) < texts.index(old)
     assert texts.count(chatter) == 2  # nothing hidden: both sayings are still there
+
+
+def test_a_pasted_text_naming_someone_far_from_an_i_does_not_answer_who(tmp_path: Path) -> None:
+    """A person is named in a statement about oneself when the sentence naming them is in
+    the first person ("I report to Marguerite"): a script pasted later whose comment names
+    "Max" pages after an "I" gives no newer answer to "who"."""
+    said = [
+        ("I report to Priyanka now.", 0),
+        ("Reorg again: I report to Marguerite from Monday.", 90),
+        (
+            "I need this query to run faster, it times out.\n"
+            + "SELECT id, total FROM invoices WHERE total > 0 ORDER BY id;\n" * 20
+            + "-- Max number of rows = 10000\nSELECT COUNT(*) FROM invoices;",
+            100,
+        ),
+    ]
+    with MemVault.open(tmp_path / "p.db", clock=FixedClock(T + timedelta(days=120))) as vault:
+        for text, days in said:
+            vault.write(text, speaker="Vera", session_id=f"s{days}", now=T + timedelta(days=days))
+        top = order(vault, "Who is my manager these days?")
+    assert top[0] == said[1][0]
