@@ -15,7 +15,7 @@
   words ("Maxwell Equations", "Jeff Walker's Product Launch Formula"), or one ending in a
   country, state or continent ("Denver Colorado"). A given name in capitals is an acronym
   ("AI"); one alone that is an ordinary English word and a rare given name is the word
-  ("Desire", "Dell", "Spring"; not "Hope" or "Mark").
+  ("Desire", "Dell", "Era"; not "Hope" or "Mark").
 - **Concepts**: a people's or a language's adjective, read as a place's name with its
   ending ("Japanese" ← Japan, "Hawaiian" ← Hawaii, "European" ← Europe).
 - **Works**: what stands in quotation marks as a title, or right after "the book", "the
@@ -208,7 +208,7 @@ def _surnames() -> dict[str, int]:
 
 def _as_a_name(word: str) -> bool:
     """A single given name (lower-case) reads as a name unless it is an ordinary English word
-    that is a rare given name ("desire", "dell", "spring": rarer than the ``RARE_GIVEN`` most
+    that is a rare given name ("desire", "dell", "era": rarer than the ``RARE_GIVEN`` most
     frequent); "hope", "rose" and "mark" are frequent enough to be names."""
     return not common_word(word) or _given_rank(fold(word)) < RARE_GIVEN
 
