@@ -20,6 +20,7 @@ import re
 from collections.abc import Collection
 
 from memvault.language.claims import AMOUNT_WORDS
+from memvault.language.text import sentences
 
 _OPENERS = frozenset(
     """
@@ -30,7 +31,6 @@ _OPENERS = frozenset(
 )
 _TELLERS = frozenset("i i'm i've i'd i'll i’m i’ve we we're we’ve my our me us".split())
 _THEIRS = frozenset({"my", "our", "mine", "ours"})  # said in a question, these tell what is theirs
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*|\d")
 _SELF = frozenset({"I", "I'm", "I've", "I'd", "I'll", "I’m", "I’ve", "I’d", "I’ll"})
 _MOST_CHARS = 600  # a long turn is more than a question
@@ -42,7 +42,7 @@ def asks_only(text: str, speakers: Collection[str] = ()) -> bool:
     if len(text) > _MOST_CHARS or "?" not in text:
         return False
     asked = False
-    for sentence in (s.strip() for s in _SENTENCE.findall(text)):
+    for sentence in (s.strip() for s in sentences(text)):
         words = _WORD.findall(sentence)
         if not words:
             continue

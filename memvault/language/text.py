@@ -93,6 +93,13 @@ _SHARED = re.compile(
 _INFINITIVE = re.compile(r"\bto\s+(?!the\b|an?\b)[a-z]")
 _OTHER_SUBJECT = re.compile(r"\b(?:he|she|they|we|you|it|my|our|his|her|their)\b", re.IGNORECASE)
 _SENTENCES = re.compile(r"[^.!?\n]+[.!?\n]*")
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+
+
+def sentences(text: str) -> list[str]:
+    """``text``'s sentences, each with its end mark: a line break ends one too (a pasted list
+    or script is read line by line)."""
+    return _SENTENCE.findall(text)
 
 
 def shared_subject(text: str) -> str:

@@ -22,6 +22,7 @@ from memvault.language.asked import asked_kind, asks_for_many
 from memvault.language.claims import claim_tokens
 from memvault.language.endings import ends
 from memvault.language.person import in_first_person
+from memvault.language.text import sentences
 from memvault.recall import episode_updates, groups
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment, Verdict, assess
@@ -62,9 +63,6 @@ def _asks(e: Episode) -> bool:
     return e.content.rstrip().endswith("?")
 
 
-_SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
-
-
 def _about_oneself(e: Episode, c: Candidates, kind: str, values: Sequence[str]) -> bool:
     """A statement its speaker makes about themselves, not a question: one that names no
     one else when a place is asked for ("My sister Lena visits from Hamburg" is about Lena),
@@ -78,8 +76,8 @@ def _about_oneself(e: Episode, c: Candidates, kind: str, values: Sequence[str]) 
         names = tuple(sorted({n.casefold() for x in values for n in c.names.get(x, []) if n}))
         if names:
             said = _names_pattern(names)
-            sentences = [s for s in _SENTENCES.findall(text) if said.search(s)]
-            text = " ".join(sentences) or text  # a name written otherwise: the whole text
+            naming = [s for s in sentences(text) if said.search(s)]
+            text = " ".join(naming) or text  # a name written otherwise: the whole text
         return in_first_person(text)
     others = c.mentions.get(e.id, set()) - c.speaking
     return not any(c.kinds.get(x) == "person" for x in others)
