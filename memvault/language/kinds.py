@@ -119,11 +119,7 @@ def _regions() -> tuple[str, ...]:
 @cache
 def _given() -> frozenset[str]:
     """Given names, lower-case (US Census 1990, male and female)."""
-    out: set[str] = set()
-    for table in ("dist.male.first", "dist.female.first"):
-        text = resources.files("names").joinpath(table).read_text()
-        out.update(line.split()[0].lower() for line in text.splitlines() if line.strip())
-    return frozenset(out)
+    return frozenset(_given_ranks())
 
 
 def kind_of(name: str, before: str = "", *, quoted: bool = False) -> str | None:
@@ -221,6 +217,7 @@ def _given_rank(word: str) -> int:
 
 @cache
 def _given_ranks() -> dict[str, int]:
+    """Given names, lower-case, by rank among their sex's (the better of the two)."""
     out: dict[str, int] = {}
     for table in ("dist.male.first", "dist.female.first"):
         text = resources.files("names").joinpath(table).read_text()
