@@ -36,6 +36,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import order_data
 import preference_data
 from asked_data import ASKED
 from sharegpt import conversations
@@ -273,13 +274,15 @@ def generate(
     *,
     asked_facts: bool = False,
     preferences: bool = False,
+    orders: bool = False,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """``haystack``: real conversations (``sharegpt.conversations``), one a session, in
     place of the generated asks and replies; the planted statements and questions are the
     same families either way. ``asked_facts``: an eighth category, facts said inside a request
     (bench/asked_data.py); off, the set is the same as before it existed. ``preferences``:
     a ninth, tastes said in passing and asked for as requests (bench/preference_data.py),
-    likewise."""
+    likewise; ``orders``: two things done on two days, asked which came first or how long
+    between them (bench/order_data.py), likewise."""
     rng = random.Random(seed)
     if haystack is not None:
         haystack = random.Random(seed).sample(haystack, len(haystack))  # each used once
@@ -361,6 +364,8 @@ def generate(
                 asks.append({"category": "asked-fact", "family": fam, "question": q, "tag": tag})
         if preferences:  # its own random stream too
             preference_data.plant(random.Random(f"{seed}:{u}:preference"), topics, plant, asks)
+        if orders:  # and so does this one
+            order_data.plant(random.Random(f"{seed}:{u}:order"), topics, plant, asks)
 
         evidence: dict[Any, list[str]] = {}
         replies: list[tuple[str, str]] = []  # (turn id, text) of assistant replies
@@ -414,9 +419,13 @@ def write(
     real: bool = False,
     asked: bool = False,
     preferences: bool = False,
+    orders: bool = False,
 ) -> tuple[Path, Path]:
     haystack = conversations() if real else None
-    return save(out, *generate(users, seed, haystack, asked_facts=asked, preferences=preferences))
+    return save(
+        out,
+        *generate(users, seed, haystack, asked_facts=asked, preferences=preferences, orders=orders),
+    )
 
 
 if __name__ == "__main__":
@@ -436,6 +445,9 @@ if __name__ == "__main__":
     parser.add_argument(
         "--preferences", action="store_true", help="also tastes asked for (preference_data.py)"
     )
+    parser.add_argument(
+        "--orders", action="store_true", help="also two things asked in order (order_data.py)"
+    )
     args = parser.parse_args()
     paths = write(
         args.out,
@@ -444,5 +456,6 @@ if __name__ == "__main__":
         real=args.haystack == "sharegpt",
         asked=args.asked,
         preferences=args.preferences,
+        orders=args.orders,
     )
     print(json.dumps({"turns": str(paths[0]), "questions": str(paths[1])}))

@@ -10,7 +10,9 @@ questions among real ShareGPT conversations, bench/sharegpt.py: needs the packag
 ``longchat-real-asked`` are the same with an eighth category, facts said inside requests
 (bench/asked_data.py: what the ``asks`` cut risks); ``longchat-pref`` and
 ``longchat-real-pref`` the same with a ninth, tastes said in passing and asked for as
-requests that never name them (bench/preference_data.py). Vaults are built once per set and kept in
+requests that never name them (bench/preference_data.py); ``longchat-order`` and
+``longchat-real-order`` the same with a tenth, two things done on two days asked which came
+first or how long between them (bench/order_data.py). Vaults are built once per set and kept in
 ``--cache`` (reused when present), and every configuration re-ranks the same questions.
 
     .venv/bin/python bench/recall_fusion.py --sets locomo longchat --cache /tmp/fusion
@@ -197,7 +199,15 @@ def load(name: str, cache: Path, users: int, seed: int) -> tuple[Path, Path]:
     out = cache / f"{name}-data"
     if not (out / "turns.jsonl").exists():  # longchat-real: ShareGPT's sessions as haystack
         real, asked = name.startswith("longchat-real"), name.endswith("-asked")
-        write_longchat(out, users, seed, real=real, asked=asked, preferences=name.endswith("-pref"))
+        write_longchat(
+            out,
+            users,
+            seed,
+            real=real,
+            asked=asked,
+            preferences=name.endswith("-pref"),
+            orders=name.endswith("-order"),
+        )
     return out / "turns.jsonl", out / "questions.jsonl"
 
 
