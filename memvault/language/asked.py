@@ -1,7 +1,8 @@
 """What a question asks for, by its question word and the noun after it: a place ("where",
 "which city", "based"), a person ("who", "partner"), or many things at once ("how many", a
-plural noun after "what" or "which"), a count ("how many", "how often"), or an amount ("how
-old", "how many people"). Grammar, not a list of topics."""
+plural noun after "what" or "which"), a count ("how many", "how often"), an amount ("how
+old", "how many people"), or the time between two moments ("how many days between … and
+…"). Grammar, not a list of topics."""
 
 from __future__ import annotations
 
@@ -60,14 +61,33 @@ def asks_to_count(question: str) -> bool:
 
 _AMOUNT = re.compile(r"\bhow\s+(?:many|much|old|long|far|big|tall)\b|\bwhat\s+age\b", re.I)
 _OCCURRENCES = re.compile(r"\bhow\s+many\s+times\b|\bhow\s+often\b|\bin\s+total\b", re.I)
+# a length of time ("how long", "how many days") between two moments: "between … and …",
+# "from … until / till / to …", "after" or "before" one of them
+_DURATION = re.compile(r"\bhow\s+(?:long|many\s+(?:minutes|hours|days|weeks|months|years))\b", re.I)
+_TWO_MOMENTS = re.compile(
+    r"\bbetween\b.+\band\b|\bfrom\b.+\b(?:until|till|to)\b|\b(?:after|before)\b", re.I
+)
+
+
+def asks_time_between(question: str) -> bool:
+    """The question asks how much time passed between two moments ("How many days passed
+    between painting the nursery and renewing my passport?", "How long did they date before
+    moving in together?"): its answer is reckoned from when each happened, which the turns
+    telling of them carry as their time, not a number any of them says."""
+    return _DURATION.search(question) is not None and _TWO_MOMENTS.search(question) is not None
 
 
 def asks_amount(question: str) -> bool:
     """The question asks for an amount that a memory states ("How many people am I cooking
     for?", "How old is Jolene?", "How much does James pay per class?", "How long has she been
     painting?"), whose answer is a number said once; not one that counts occurrences ("how
-    many times", "how often", "in total"), whose answer is how many memories tell of it."""
-    return _AMOUNT.search(question) is not None and _OCCURRENCES.search(question) is None
+    many times", "how often", "in total"), whose answer is how many memories tell of it, nor
+    the time between two moments (:func:`asks_time_between`)."""
+    return (
+        _AMOUNT.search(question) is not None
+        and _OCCURRENCES.search(question) is None
+        and not asks_time_between(question)
+    )
 
 
 def asks_for_many(question: str) -> bool:

@@ -59,6 +59,12 @@ def test_a_question_asking_for_several_things(question: str, many: bool) -> None
         ("In total, how many open mics did I do?", False),
         ("Where does Maya live?", False),
         ("How did the trip go?", False),
+        # the time between two moments is reckoned from when each happened, not said
+        ("How many days passed between painting the nursery and my first gig?", False),
+        ("How long was it from the race until the homemade bread?", False),
+        ("How long did Evan and his partner date before getting married?", False),
+        ("After how many weeks did Tim reconnect with the fan?", False),
+        ("How many people came between ten and noon?", True),  # no length of time asked
     ],
 )
 def test_a_question_asking_for_an_amount(question: str, amount: bool) -> None:
