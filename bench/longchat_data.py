@@ -362,10 +362,10 @@ def generate(
                 tag = ("asked-fact", fam, i)
                 plant(arng.choice([s for s in range(n) if topics[s] == topic] or [0]), said, tag)
                 asks.append({"category": "asked-fact", "family": fam, "question": q, "tag": tag})
-        if preferences:  # its own random stream too
-            preference_data.plant(random.Random(f"{seed}:{u}:preference"), topics, plant, asks)
-        if orders:  # and so does this one
-            order_data.plant(random.Random(f"{seed}:{u}:order"), topics, plant, asks)
+        for on, module, stream in ((preferences, preference_data, "preference"),
+                                   (orders, order_data, "order")):  # fmt: skip
+            if on:  # each its own random stream too
+                module.plant(random.Random(f"{seed}:{u}:{stream}"), topics, plant, asks)
 
         evidence: dict[Any, list[str]] = {}
         replies: list[tuple[str, str]] = []  # (turn id, text) of assistant replies
@@ -422,10 +422,10 @@ def write(
     orders: bool = False,
 ) -> tuple[Path, Path]:
     haystack = conversations() if real else None
-    return save(
-        out,
-        *generate(users, seed, haystack, asked_facts=asked, preferences=preferences, orders=orders),
+    made = generate(
+        users, seed, haystack, asked_facts=asked, preferences=preferences, orders=orders
     )
+    return save(out, *made)
 
 
 if __name__ == "__main__":

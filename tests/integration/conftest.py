@@ -14,11 +14,18 @@ import pytest
 from api.app import create_app
 from memvault import FixedClock, MemVault
 from memvault.embed import HashingEmbedder
+from memvault.embed.onnx import OnnxEmbedder
 from memvault.jobs import InProcessJobs
 from tests import maya
 from tests.http import ADMIN, SECRET, serving
 
 T = datetime(2025, 1, 10, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture(scope="session")
+def minilm(tmp_path_factory: pytest.TempPathFactory) -> OnnxEmbedder:
+    """MiniLM (ONNX, from the installed package), loaded once for the tests that read meaning."""
+    return OnnxEmbedder(tmp_path_factory.mktemp("models"))
 
 
 @dataclass
