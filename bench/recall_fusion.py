@@ -66,6 +66,8 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "no when": {"channel_weights": {"when": 0.0}},
     "no amount": {"channel_weights": {"amount": 0.0}},
     "no asks": {"channel_weights": {"asks": 0.0}},
+    "no parts": {"question_parts": 0},
+    **{f"parts {n}": {"question_parts": n} for n in (1, 3)},
     "no thin": {"channel_weights": {"thin": 0.0}},
     "no keyword standout": {"keyword_standout": 0.0},
     "before (no phrase, no time)": {"phrase_words": 0, "channel_weights": {"time": 0.0}},

@@ -97,6 +97,15 @@ class RecallSettings(BaseModel):
         description="A memory holding this many consecutive words of the query verbatim "
         "(two of them not stop words) ranks first, the longest run first (0: off).",
     )
+    question_parts: int = Field(
+        default=2,
+        ge=0,
+        le=5,
+        description='For a question about two things ("Which did I do first, the race or '
+        'the homemade bread?", "How many days between A and B?": memvault.language.asked.'
+        "two_things), the candidates this close in meaning to each thing, the closest "
+        "first, each have a place in the top k, taken from the bottom (0: off).",
+    )
     session_cap: int = Field(
         default=0,
         ge=0,

@@ -77,6 +77,41 @@ def asks_time_between(question: str) -> bool:
     return _DURATION.search(question) is not None and _TWO_MOMENTS.search(question) is not None
 
 
+# two things a question weighs against each other: "…, A or B?" / "…: A or B?", "between A
+# and B", "from A until / till / to B"
+_EITHER = re.compile(r"[,:;]\s*(?P<a>[^,:;?]+?)\s+or\s+(?P<b>[^,:;?]+?)\s*\?*\s*$", re.I)
+_BETWEEN = re.compile(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>[^?]+)", re.I)
+_FROM = re.compile(r"\bfrom\s+(?P<a>.+?)\s+(?:until|till|to)\s+(?P<b>[^?]+)", re.I)
+
+
+_MOST_WORDS = 6  # a thing named in a choice is a phrase, not a clause
+_WH = frozenset("what which who whom whose where when why how".split())
+
+
+def two_things(question: str) -> list[str]:
+    """The two things a question asks about together: a choice after a comma or a colon
+    ("Which did I do first, the race or the homemade bread?"; each a phrase of at most six
+    words), or the two ends of a length of time asked for (:func:`asks_time_between`: "How
+    many days passed between A and B?", "How long was it from A until B?"). Each is answered
+    by its own memories, which may share no word with the other's. Empty when it names no
+    such pair ("a trip from Toronto to Vancouver", "a talk between John and Tim")."""
+    m = _EITHER.search(question)
+    if m:
+        a, b = (m.group(g).strip(" .!?\"'") for g in ("a", "b"))
+        words = a.lower().split()
+        if a and b and words[0] not in _WH and max(len(words), len(b.split())) <= _MOST_WORDS:
+            return [a, b]
+    if not asks_time_between(question):
+        return []
+    for pattern in (_BETWEEN, _FROM):
+        m = pattern.search(question)
+        if m:
+            a, b = (m.group(g).strip(" .!?\"'") for g in ("a", "b"))
+            if a and b:
+                return [a, b]
+    return []
+
+
 def asks_amount(question: str) -> bool:
     """The question asks for an amount that a memory states ("How many people am I cooking
     for?", "How old is Jolene?", "How much does James pay per class?", "How long has she been

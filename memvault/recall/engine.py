@@ -56,6 +56,7 @@ from memvault.kg.roles import NO_EVIDENCE
 from memvault.kg.store import Doc, Store
 from memvault.kg.update_questions import asked_attributes
 from memvault.kg.updates import STATEMENT_WORDS
+from memvault.language.asked import two_things
 from memvault.language.person import speakers_meant
 from memvault.recall import fusion
 from memvault.recall.candidates import Candidates, Key
@@ -140,6 +141,11 @@ class Recaller:
         out = Recalled(view=view, pending=read.pending, docs=read.docs)
         if not c.keys:
             return out
+        if self.s.question_parts and (things := two_things(query)):
+            spoke = () if self.s.speakers_in_query_vector else view.speakers
+            vectors = [self._embed_query(vector_text(t, spoke)) for t in things]
+            self.currency.vectors_for(c, "episode", c.ids("episode"))  # the ranked ones' too
+            fusion.parts(c, vectors, self.s.question_parts)
         fusion.quoted(c, query, self.s.phrase_words)
         base = fusion.base(c, self.s, query, meaning=not lexical(self.embedder))
         score = self._context(c, base)

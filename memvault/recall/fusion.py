@@ -1,12 +1,13 @@
 """The pure steps of recall's fusion, each a function of the candidates and the settings: the
 base relevance (score or rank fusion of the dense, keyword and graph channels), and the
 adjustments on top of it that need no store: who said it (actor), the session's best
-(session), the time the question names (time), a time a turn names when asked when (when),
-a number a turn says when asked how many or how much (amount),
-the query's words quoted verbatim (phrase), a turn that says too little (thin) or only asks
-(asks). Each records its signal on the candidates, so a hit's explanation shows its part,
-and each is switched off by name (a weight of 0, ``phrase_words = 0``). The context lift
-reads the store (session neighbours) and lives in the engine."""
+(session), the time the question names (time), a time a turn names when asked when (when), a
+number a turn says when asked how many or how much (amount), the query's words quoted
+verbatim (phrase), a turn that says too little (thin) or only asks (asks); and the memories
+closest to each of two things a question asks about (parts), which ranking gives a place.
+Each records its signal on the candidates, so a hit's explanation shows its part, and each
+is switched off by name (a weight of 0, ``phrase_words = 0``). The context lift reads the
+store (session neighbours) and lives in the engine."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import bisect
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from datetime import datetime
+
+import numpy as np
 
 from memvault.config import RecallSettings
 from memvault.kg.model import Episode, MemoryType, normalize_name
@@ -27,6 +30,24 @@ from memvault.recall.candidates import Candidates, Key
 from memvault.recall.query import longest_run, plain_words, quotations
 
 CHANNELS = ("dense", "keyword", "graph")
+
+
+def parts(c: Candidates, vectors: list[np.ndarray], n: int) -> None:
+    """For a question about two things (memvault.language.asked.two_things), the ``n``
+    candidate episodes closest in meaning to each thing, marked with that cosine as the
+    ``parts`` signal: ranking gives each a place in the top k. "How long was it from putting
+    the fruit tree in until presenting the numbers to the directors?" is two questions; the
+    turns that share the first half's words fill the list, and the one telling of the
+    presentation answers the second."""
+    for v in vectors:
+        unit = v / (np.linalg.norm(v) or 1.0)
+        near = sorted(
+            ((float(vec @ unit), key) for key in c.keys
+             if key[0] == "episode" and (vec := c.vectors.get(key)) is not None),
+            reverse=True,
+        )  # fmt: skip
+        for cosine, key in near[:n]:
+            c.signal["parts"][key] = max(cosine, c.signal["parts"].get(key, 0.0))
 
 
 def quoted(c: Candidates, query: str, min_words: int) -> None:

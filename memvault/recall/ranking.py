@@ -56,7 +56,35 @@ def rank(
     # whether ten or thirty were asked for
     window = max(k, s.group_top) if verdicts.newest else k
     top = _newest_first(c, scored[:window], verdicts.newest)[:k]
+    top = _each_thing_shown(top, scored, c.signal["parts"], k)
     return [_hit(c, key, f, repeats.get(key[1], [])) for key, f in top]
+
+
+def _each_thing_shown(
+    top: list[tuple[Key, Factors]],
+    scored: list[tuple[Key, Factors]],
+    marked: dict[Key, float],
+    k: int,
+) -> list[tuple[Key, Factors]]:
+    """The memories closest to each of two things asked about (``marked``: fusion.parts) that
+    are not among the first ``_SHOWN_WITHIN`` places take places at the bottom of those, best
+    scored first, never one another's; the memories they displace follow them. The first
+    ten are the same whether ten or thirty were asked for: a question about two things is
+    shown what tells of each."""
+    within = min(k, _SHOWN_WITHIN)
+    head, tail = list(top[:within]), list(top[within:])
+    have = {key for key, _ in head}
+    for item in (it for it in scored if it[0] in marked and it[0] not in have):
+        free = [i for i, (key, _) in enumerate(head) if key not in marked]
+        if not free:
+            break
+        tail.insert(0, head.pop(free[-1]))
+        head.append(item)
+    shown = {key for key, _ in head}
+    return (head + [item for item in tail if item[0] not in shown])[:k]
+
+
+_SHOWN_WITHIN = 10
 
 
 def _fold_repeats(scored: list[tuple[Key, Factors]], c: Candidates) -> dict[str, list[str]]:

@@ -34,7 +34,7 @@ class Explanation(BaseModel):
         sig = ", ".join(
             f"{k} {v:.3f}"
             for k, v in self.signals.items()
-            if v and k not in ("phrase", "thin", "asks", "flat")
+            if v and k not in ("phrase", "thin", "asks", "flat", "parts")
         )
         parts = [
             f"relevance {f.relevance:.3f} ({sig})",
@@ -57,6 +57,11 @@ class Explanation(BaseModel):
             extra.append(f"from the time the question names: × {1 + self.signals['time']:.2f}")
         if self.signals.get("when"):
             extra.append(f"names a time, asked when: × {1 + self.signals['when']:.2f}")
+        if self.signals.get("parts"):
+            extra.append(
+                "among the closest in meaning to one of two things asked about (cosine "
+                f"{self.signals['parts']:.3f}): shown"
+            )
         if self.signals.get("amount"):
             extra.append(f"says a number, asked how many: × {1 + self.signals['amount']:.2f}")
         if self.signals.get("flat"):

@@ -65,3 +65,46 @@ def test_the_time_between_two_things_brings_both_not_the_numbers_said_about_them
     top = [h.text for h in vault.recall(question, k=2, now=T0 + timedelta(days=200))]
     assert set(top) == set(said), top
     vault.close()
+
+
+def test_each_of_two_things_asked_about_is_shown(
+    tmp_path: Path, minilm: OnnxEmbedder, clock: FixedClock
+) -> None:
+    """ "How long was it from putting the fruit tree in until briefing the executives on the
+    spending plan?": the turns about trees share the question's words and fill the list; the
+    presentation, said in other words, is the closest in meaning to the second thing and is
+    shown. Switched off by name (``question_parts = 0``), it is not."""
+    said = [
+        "Quick update, I finally planted the apple tree.",
+        "Quick update, I finally gave the budget presentation to the board.",
+    ]
+    trees = [
+        "Still planning where the apple tree goes, any advice?",
+        "Our neighbour gave us cuttings of his fig tree.",
+        "Should the fruit tree go in the sunny corner or by the fence?",
+        "The plum tree in the front garden is putting out new shoots.",
+        "Is it too late in the year to put a cherry tree in?",
+        "The old pear tree by the shed needs pruning this winter.",
+    ]
+    question = (
+        "How long was it from putting the fruit tree in until briefing the executives on the "
+        "spending plan?"
+    )
+    shown = {}
+    for parts in (2, 0):
+        vault = MemVault.open(
+            tmp_path / f"parts-{parts}.db",
+            embedder=minilm,
+            clock=clock,
+            recall={"question_parts": parts},
+        )
+        for n, text in enumerate([trees[0], said[0], *trees[1:], said[1]]):
+            at = T0 + timedelta(days=9 * n)
+            vault.write(text, speaker="user", session_id=f"s{n}", occurred_at=at)
+        hits = vault.recall(question, k=3, now=T0 + timedelta(days=120))
+        shown[parts] = [h.text for h in hits]
+        marked = [h.text for h in hits if h.explanation and h.explanation.signals.get("parts")]
+        assert (said[1] in marked) == bool(parts), marked  # its explanation says why
+        vault.close()
+    assert said[1] in shown[2], shown[2]
+    assert said[1] not in shown[0], shown[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.language.asked import asked_kind, asks_amount, asks_for_many
+from memvault.language.asked import asked_kind, asks_amount, asks_for_many, two_things
 
 
 @pytest.mark.parametrize(
@@ -69,3 +69,27 @@ def test_a_question_asking_for_several_things(question: str, many: bool) -> None
 )
 def test_a_question_asking_for_an_amount(question: str, amount: bool) -> None:
     assert asks_amount(question) is amount
+
+
+@pytest.mark.parametrize(
+    ("question", "things"),
+    [
+        (
+            "Which did I do first, the race or the homemade bread?",
+            ["the race", "the homemade bread"],
+        ),
+        ("What happened first: the gig or the bread?", ["the gig", "the bread"]),
+        (
+            "How many days passed between painting the nursery and renewing my passport?",
+            ["painting the nursery", "renewing my passport"],
+        ),
+        ("How long was it from the race until the gig?", ["the race", "the gig"]),
+        ("Would Caroline prefer tea or coffee?", []),  # no comma: one clause
+        ("When did he return from his trip to Toronto and Vancouver?", []),  # no length asked
+        ("What is the topic of discussion between John and Tim?", []),
+        # a clause, not a thing: "… what advice might they give to someone facing a move or a loss?"
+        ("Considering all, what advice might they give to someone facing a move or a loss?", []),
+    ],
+)
+def test_the_two_things_a_question_weighs(question: str, things: list[str]) -> None:
+    assert two_things(question) == things
