@@ -103,8 +103,8 @@ class RecallSettings(BaseModel):
         le=5,
         description='For a question about two things ("Which did I do first, the race or '
         'the homemade bread?", "How many days between A and B?": memvault.language.asked.'
-        "two_things), the candidates this close in meaning to each thing, the closest "
-        "first, each have a place in the top k, taken from the bottom (0: off).",
+        "two_things), this many candidates closest in meaning to each thing each have a "
+        "place among the first ten, whatever k is, taken from the bottom (0: off).",
     )
     session_cap: int = Field(
         default=0,

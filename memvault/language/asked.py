@@ -82,8 +82,6 @@ def asks_time_between(question: str) -> bool:
 _EITHER = re.compile(r"[,:;]\s*(?P<a>[^,:;?]+?)\s+or\s+(?P<b>[^,:;?]+?)\s*\?*\s*$", re.I)
 _BETWEEN = re.compile(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>[^?]+)", re.I)
 _FROM = re.compile(r"\bfrom\s+(?P<a>.+?)\s+(?:until|till|to)\s+(?P<b>[^?]+)", re.I)
-
-
 _MOST_WORDS = 6  # a thing named in a choice is a phrase, not a clause
 _WH = frozenset("what which who whom whose where when why how".split())
 

@@ -35,7 +35,7 @@ CHANNELS = ("dense", "keyword", "graph")
 def parts(c: Candidates, vectors: list[np.ndarray], n: int) -> None:
     """For a question about two things (memvault.language.asked.two_things), the ``n``
     candidate episodes closest in meaning to each thing, marked with that cosine as the
-    ``parts`` signal: ranking gives each a place in the top k. "How long was it from putting
+    ``parts`` signal: ranking gives each a place among the first ten. "How long was it from putting
     the fruit tree in until presenting the numbers to the directors?" is two questions; the
     turns that share the first half's words fill the list, and the one telling of the
     presentation answers the second."""
