@@ -56,7 +56,7 @@ def rank(
     # whether ten or thirty were asked for
     window = max(k, s.group_top) if verdicts.newest else k
     top = _newest_first(c, scored[:window], verdicts.newest)[:k]
-    top = _each_thing_shown(top, scored, c.signal["parts"], k)
+    top = _each_thing_shown(top, scored, c.signal["parts"], k, c)
     return [_hit(c, key, f, repeats.get(key[1], [])) for key, f in top]
 
 
@@ -65,12 +65,15 @@ def _each_thing_shown(
     scored: list[tuple[Key, Factors]],
     marked: dict[Key, float],
     k: int,
+    c: Candidates,
 ) -> list[tuple[Key, Factors]]:
     """The memories closest to each of two things asked about (``marked``: fusion.parts) that
-    are not among the first ``_SHOWN_WITHIN`` places take places at the bottom of those, best
-    scored first, never one another's; the memories they displace follow them. The first
-    ten are the same whether ten or thirty were asked for: a question about two things is
-    shown what tells of each."""
+    are not among the first ``_SHOWN_WITHIN`` places take places among those, best scored
+    first, never one another's. Each takes the lowest place held by a memory whose session
+    holds a better place ("Quick update, I finally painted the nursery." keeps its place when
+    three replies about the apple tree share one session), else the lowest; the memories they
+    displace follow them. The first ten are the same whether ten or thirty were asked for: a
+    question about two things is shown what tells of each."""
     within = min(k, _SHOWN_WITHIN)
     head, tail = list(top[:within]), list(top[within:])
     have = {key for key, _ in head}
@@ -78,10 +81,18 @@ def _each_thing_shown(
         free = [i for i, (key, _) in enumerate(head) if key not in marked]
         if not free:
             break
-        tail.insert(0, head.pop(free[-1]))
+        sessions = [_session(c, key) for key, _ in head]
+        again = [i for i in free if sessions[i] in sessions[:i]]
+        tail.insert(0, head.pop((again or free)[-1]))
         head.append(item)
     shown = {key for key, _ in head}
     return (head + [item for item in tail if item[0] not in shown])[:k]
+
+
+def _session(c: Candidates, key: Key) -> str:
+    """The session a memory was said in; a memory outside any is a session of its own."""
+    e = c.episodes.get(key[1]) if key[0] == "episode" else None
+    return (e.session_id if e is not None else None) or f"{key[0]}:{key[1]}"
 
 
 _SHOWN_WITHIN = 10

@@ -108,3 +108,46 @@ def test_each_of_two_things_asked_about_is_shown(
         vault.close()
     assert said[1] in shown[2], shown[2]
     assert said[1] not in shown[0], shown[0]
+
+
+def test_a_thing_shown_takes_the_place_of_a_session_already_shown(
+    tmp_path: Path, minilm: OnnxEmbedder, clock: FixedClock
+) -> None:
+    """The memories shown for the two things take the lowest places held by memories whose
+    session already holds a better one, not the statement of the first thing below them:
+    "Quick update, I finally planted the fruit tree." stays shown when a session of tree
+    questions and replies, closer in meaning to "putting the fruit tree in", leads the list
+    (on 275c587 the board presentation took its place)."""
+    vault = MemVault.open(tmp_path / "minilm.db", embedder=minilm, clock=clock)
+    talk = [
+        ("user", "Still planning where the apple tree goes, any advice?"),
+        ("assistant", "For an apple tree, pick a sunny spot and dig a wide, shallow hole."),
+        ("user", "When is the best time to put a fruit tree in?"),
+        ("assistant", "Late autumn or early spring, while the tree is dormant."),
+        ("user", "Should the fruit tree go in the sunny corner or by the fence?"),
+        ("assistant", "Fruit trees like the sunny corner; keep them clear of the fence."),
+    ]
+    for n, (speaker, text) in enumerate(talk):
+        vault.write(text, speaker=speaker, session_id="s0", occurred_at=T0 + timedelta(minutes=n))
+    planted = "Quick update, I finally planted the fruit tree."
+    vault.write(planted, speaker="user", session_id="s1", occurred_at=T0 + timedelta(days=9))
+    other = [
+        "Work has been hectic, three deadlines this month.",
+        "Watched a documentary about octopuses, wild creatures.",
+        "My sister visited for the weekend, we cooked paella.",
+        "Booked flights for the autumn trip.",
+        "The cat knocked a mug off the desk again.",
+    ]
+    for n, text in enumerate(other):
+        at = T0 + timedelta(days=12 + n)
+        vault.write(text, speaker="user", session_id=f"o{n}", occurred_at=at)
+    board = "Quick update, I finally gave the budget presentation to the board."
+    vault.write(board, speaker="user", session_id="s2", occurred_at=T0 + timedelta(days=30))
+    question = (
+        "How long was it from putting the fruit tree in until briefing the executives on the "
+        "spending plan?"
+    )
+    top = [h.text for h in vault.recall(question, k=6, now=T0 + timedelta(days=120))]
+    assert board in top and planted in top, top
+    assert sum(text in top for _, text in talk) == 3, top  # one of each pair stays shown
+    vault.close()
