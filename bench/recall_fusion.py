@@ -102,6 +102,9 @@ CONFIGS: dict[str, dict[str, Any]] = {
 for person in (0.0, 0.1, 0.2, 0.3, 0.5):
     CONFIGS[f"person {person}"] = {"channel_weights": {"person": person}}
 
+for where in (0.0, 0.15, 0.3, 0.5):
+    CONFIGS[f"where {where}"] = {"channel_weights": {"where": where}}
+
 for context in (0.5, 0.25, 0.0):
     for session in (0.4, 0.2, 0.0):
         CONFIGS[f"context {context}, session {session}"] = {

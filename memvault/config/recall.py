@@ -21,6 +21,7 @@ CHANNEL_WEIGHTS = {
     "time": 0.5,
     "when": 0.2,
     "amount": 0.3,
+    "where": 0.3,
     "thin": 0.5,
     "asks": 0.3,
 }

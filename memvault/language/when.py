@@ -24,6 +24,7 @@ _MONTHS = (
     "jan feb mar apr jun jul aug sep sept oct nov dec"
 )
 _DAYS = "monday tuesday wednesday thursday friday saturday sunday"
+MONTHS_AND_DAYS = frozenset(_MONTHS.split()) | frozenset(_DAYS.split())
 _CUE = re.compile(
     rf"\b(?:ago|yesterday|last|days?|weeks?|months?|years?|{'|'.join(_MONTHS.split())}|"
     rf"{'|'.join(_DAYS.split())}|\d{{4}}|\d{{1,2}}/\d{{1,2}})\b",

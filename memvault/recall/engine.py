@@ -20,6 +20,8 @@ compares like with like:
                 question asks when
     × amount  : 1 + w_amount for a turn that says a number ("twelve guests") when the
                 question asks how many or how much of something ("How old is Jolene?")
+    × where   : 1 + w_where for a turn that names a place ("Signed the lease in Ealing") when
+                the question asks where ("Where am I living at the moment?")
     × thin    : 1 − w_thin for a turn of at most one word that is not a stop word ("hello"),
                 unless it shares a word with the query or is quoted
     × asks    : 1 − w_asks for a conversation turn that only asks ("Cool! What type of music
@@ -158,6 +160,7 @@ class Recaller:
         )
         score = fusion.when_lift(c, score, query, self.s.channel_weights)
         score = fusion.amount_lift(c, score, query, self.s.channel_weights)
+        score = fusion.where_lift(c, score, query, self.s.channel_weights)
         score = fusion.thin_cut(c, score, self.s.channel_weights)
         names = {n.lower() for s in view.speakers for n in (s, *s.split())}
         score = fusion.asks_cut(c, score, query, names, self.s.channel_weights)

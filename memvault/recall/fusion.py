@@ -20,9 +20,10 @@ import numpy as np
 
 from memvault.config import RecallSettings
 from memvault.kg.model import Episode, MemoryType, normalize_name
-from memvault.language.asked import asks_amount, asks_to_count
+from memvault.language.asked import asked_kind, asks_amount, asks_to_count
 from memvault.language.claims import states_amount
 from memvault.language.mood import asks_only
+from memvault.language.places import names_a_place
 from memvault.language.told import told
 from memvault.language.when import asks_when, window
 from memvault.language.words import says_little
@@ -271,6 +272,21 @@ def amount_lift(
         return score
     return _turns_scaled(
         c, score, "amount", weight, 1.0 + weight, lambda _, e: states_amount(e.content)
+    )
+
+
+def where_lift(
+    c: Candidates, score: dict[Key, float], query: str, w: Mapping[str, float]
+) -> dict[Key, float]:
+    """A question asking where ("Where am I living at the moment?": memvault.language.asked)
+    favours the conversation turns that name a place ("Signed the lease in Ealing today.":
+    memvault.language.places), which may share no word with it: × (1 + ``w_where``).
+    Conversation turns only; never a filter."""
+    weight = w.get("where", 0.0)
+    if weight <= 0 or asked_kind(query) != "place":
+        return score
+    return _turns_scaled(
+        c, score, "where", weight, 1.0 + weight, lambda _, e: names_a_place(e.content)
     )
 
 
