@@ -19,7 +19,4 @@ _FRAME = re.compile(
 def names_a_place(text: str) -> bool:
     """Whether ``text`` says a capitalised name after a preposition of place, other than a
     month or a day."""
-    return any(
-        m.group(1).lower() not in MONTHS_AND_DAYS and m.group(1) != "I"
-        for m in _FRAME.finditer(text)
-    )
+    return any(m.group(1).lower() not in MONTHS_AND_DAYS for m in _FRAME.finditer(text))

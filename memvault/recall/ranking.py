@@ -223,17 +223,12 @@ def _spread(
     """At most ``cap`` memories of one session keep their place; a session's further ones
     follow after every other memory, in their order (nothing is dropped)."""
     seen: dict[str, int] = {}
-    kept, later = [], []
+    kept: list[tuple[Key, Factors]] = []
+    later: list[tuple[Key, Factors]] = []
     for item in scored:
-        (kind, rid), _ = item
-        e = c.episodes.get(rid) if kind == "episode" else None
-        session = e.session_id if e is not None else None
-        if session is not None:
-            seen[session] = seen.get(session, 0) + 1
-            if seen[session] > cap:
-                later.append(item)
-                continue
-        kept.append(item)
+        session = _session(c, item[0])  # a memory outside any session is one of its own
+        seen[session] = seen.get(session, 0) + 1
+        (later if seen[session] > cap else kept).append(item)
     return kept + later
 
 
