@@ -290,19 +290,25 @@ def _statements(text: str) -> tuple[Statement, ...]:
         for attribute, (cue, patterns) in _RULES.items():
             if pasted and not _SELF_WORD.search(sentence):
                 break  # in a long text only what the speaker says of themself is theirs
-            found = cue.search(sentence)
+            taken = _first_value(sentence, patterns)
+            # a cue word inside a longer name taken as the value is the name's, not a cue:
+            # "Just back from Nordica Living, the furniture shop" says nothing of where one
+            # lives (a value that is the cue itself, "I'm pescatarian", still counts)
+            found = next(
+                (c for c in cue.finditer(sentence) if taken is None or not _part_of(c, taken[1])),
+                None,
+            )
             if found is None:
                 continue
             if not _about_speaker(sentence, found.start(), attribute):
                 continue
             if not asserted(sentence, found.start()):  # "Do I still live in Leeds?"
                 continue
-            value = _first_value(sentence, patterns)
-            if value:
-                out.append(Statement(attribute, _canonical(attribute, value)))
+            if taken:
+                out.append(Statement(attribute, _canonical(attribute, taken[0])))
                 known.add(attribute)
             elif attribute in _LEFT and (gone := _first_value(sentence, (_LEFT[attribute],))):
-                out.append(Statement(attribute, f"no longer {gone}"))
+                out.append(Statement(attribute, f"no longer {gone[0]}"))
                 known.add(attribute)
         for thing, value in declared(sentence):
             if not asserted(sentence, sentence.lower().find(thing)):
@@ -346,13 +352,22 @@ def _canonical(attribute: str, value: str) -> str:
     return value.lower() if attribute in {"team", "diet"} else value
 
 
-def _first_value(sentence: str, patterns: Sequence[re.Pattern[str]]) -> str | None:
+def _first_value(
+    sentence: str, patterns: Sequence[re.Pattern[str]]
+) -> tuple[str, tuple[int, int]] | None:
+    """The value the first pattern that finds one reads, and where in ``sentence`` it is."""
     for pattern in patterns:
         m = pattern.search(sentence)
         value = _value(m.group(m.lastindex or 1)) if m else None
-        if value:
-            return value
+        if m and value:
+            return value, m.span(m.lastindex or 1)
     return None
+
+
+def _part_of(found: re.Match[str], span: tuple[int, int]) -> bool:
+    """Whether ``found`` lies inside ``span`` and is not all of it."""
+    inside = span[0] <= found.start() and found.end() <= span[1]
+    return inside and found.span() != span
 
 
 def adds(text: str) -> bool:

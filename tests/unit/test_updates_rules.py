@@ -33,6 +33,8 @@ def _said(i: int, text: str, speaker: str = "Ines") -> Said:
         ("I quit Siemens last Friday.", ("employer", "no longer Siemens")),
         ("We moved away from Vienna to Zurich.", ("residence", "Zurich")),
         ("We moved out of Vienna.", ("residence", "no longer Vienna")),
+        # a word of living that is also in the name still counts where it stands apart
+        ("We're living in Living Springs now.", ("residence", "Living Springs")),
         # a way of getting to work, named the same however it is said
         ("My commute now is the 42 bus, about 35 minutes.", ("commute", "bus")),
         ("I've started getting to work by cycling along the canal.", ("commute", "bike")),
@@ -56,6 +58,9 @@ def test_statements_of_the_speakers_own_life(text: str, expected: tuple[str, str
         "I left my keys at home.",
         "My sister drives to work.",
         "I need to work harder this month.",  # "to work" without a way of getting there
+        # the only word of living is part of the name the value would be
+        "Just back from Nordica Living, the furniture shop everyone talks about.",
+        "Dropped the form off at Job Centre Plus.",
         "",
     ],
 )
