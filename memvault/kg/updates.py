@@ -290,6 +290,8 @@ def _statements(text: str) -> tuple[Statement, ...]:
         for attribute, (cue, patterns) in _RULES.items():
             if pasted and not _SELF_WORD.search(sentence):
                 break  # in a long text only what the speaker says of themself is theirs
+            if cue.search(sentence) is None:
+                continue  # the values are read only where a cue is
             taken = _first_value(sentence, patterns)
             # a cue word inside a longer name taken as the value is the name's, not a cue:
             # "Just back from Nordica Living, the furniture shop" says nothing of where one
