@@ -8,7 +8,7 @@ from datetime import datetime
 
 import numpy as np
 
-from memvault.kg.model import Entity, Episode, Fact, normalize_name
+from memvault.kg.model import Entity, Episode, Fact, episode_order, fact_order, normalize_name
 from memvault.recall.results import Explanation
 from memvault.recall.scoring import Factors
 
@@ -17,6 +17,18 @@ SIGNALS = (
     "dense", "keyword", "graph", "actor", "person", "context", "session", "time", "phrase",
     "thin", "when", "amount", "asks", "flat", "parts", "where",
 )  # fmt: skip
+
+COSINE_DIGITS = 5
+
+
+def steady(cosine: float) -> float:
+    """A cosine to ``COSINE_DIGITS`` decimals. Its last bits move with the batch a text was
+    embedded in (the same text alone and beside others differs by ~1e-8), and a vault whose
+    turns were embedded by a catch-up running beside the writer batches them as the timing
+    fell: unrounded, two copies of one history rank their near ties, and two turns saying
+    the same words, apart. Rounded, those are equal, and equal scores keep
+    :meth:`Candidates.order`."""
+    return round(cosine, COSINE_DIGITS)
 
 
 class Candidates:
@@ -52,6 +64,26 @@ class Candidates:
             self.keys.setdefault(key, None)
             self.signal[name][key] = score
             self.ranks[key][f"{name}:{kind}"] = rank
+
+    def order(self, key: Key) -> tuple[object, ...]:
+        """Between equal scores, the same order on every run and in every copy of a vault:
+        episodes before facts, then time, session order and text (random ids only between
+        identical records; a record not read yet after those read). Without it, equal scores
+        keep the order the channels found them in, which moves with the last bits of a vector
+        (a text embedded in another batch), and one tie at a cut-off changes who is lent to."""
+        kind, rid = key
+        if kind == "episode" and (e := self.episodes.get(rid)) is not None:
+            return (0, *episode_order(e))
+        if kind == "fact" and (f := self.facts.get(rid)) is not None:
+            return (1, *fact_order(f))
+        return (2, kind, rid)
+
+    def by_score(self, score: dict[Key, float], kind: str) -> list[Key]:
+        """The keys of ``kind`` in ``score``, best first; equal scores the latest in
+        :meth:`order` first (of eighteen "I see." that score alike, the newest lead and lend to
+        their neighbours, as a newer statement leads its group)."""
+        keys = sorted((key for key in score if key[0] == kind), key=self.order, reverse=True)
+        return sorted(keys, key=lambda key: -score[key])
 
     def ids(self, kind: str) -> list[str]:
         return [rid for k, rid in self.keys if k == kind]

@@ -24,7 +24,7 @@ from memvault.language.endings import ends
 from memvault.language.person import in_first_person
 from memvault.language.text import sentences
 from memvault.recall import episode_updates, groups
-from memvault.recall.candidates import Candidates, Key
+from memvault.recall.candidates import Candidates, Key, steady
 from memvault.recall.currency import Assessment, Verdict, assess
 
 
@@ -34,7 +34,7 @@ def cosines(c: Candidates, kind: Literal["episode", "fact"], ids: Sequence[str])
     for rid in ids:
         v = c.vectors.get((kind, rid))
         if v is not None:
-            c.signal["dense"][(kind, rid)] = float(v @ c.query_vector)
+            c.signal["dense"][(kind, rid)] = steady(float(v @ c.query_vector))
 
 
 def discount_lent(c: Candidates, score: dict[Key, float], verdicts: Assessment) -> None:
@@ -109,7 +109,7 @@ class CurrencyStep:
             return {}  # several answers stand side by side: a newer one replaces none
         if c.signal["phrase"]:
             return {}  # it quotes a memory: it asks for that one, not for a newer version
-        leading = sorted((key for key in score if key[0] == "episode"), key=lambda x: -score[x])
+        leading = c.by_score(score, "episode")
         top = score[leading[0]] if leading else 0.0
         ids = [
             i
@@ -235,7 +235,7 @@ class CurrencyStep:
         """The vectors the rest of this recall compares that no read brought: the episodes
         that may be grouped (the leading by score, those being loaded, the statements), and
         the current facts that join the candidates."""
-        top = sorted((k for k in score if k[0] == "episode"), key=lambda k: -score[k])
+        top = c.by_score(score, "episode")
         ids = [k[1] for k in top[: self.s.group_top]] + [e.id for e in leading]
         ids += [*loading, *c.statements]
         keys = [("episode", i) for i in dict.fromkeys(ids)] + [("fact", i) for i in fresh_facts]
@@ -282,9 +282,7 @@ class CurrencyStep:
         s = self.s
         if not s.currency:
             return Assessment()
-        leading = sorted(
-            (key for key in score if key[0] == "episode"), key=lambda key: -score[key]
-        )[: max(3 * k, 30)]
+        leading = c.by_score(score, "episode")[: max(3 * k, 30)]
         episodes = [c.episodes[i] for _, i in leading if i in c.episodes]
         subjects = {f.subject_id for f in c.facts.values()} | {e.id for e in c.query_entities}
         speakers = sorted({e.speaker for e in episodes if e.speaker})
@@ -334,7 +332,7 @@ class CurrencyStep:
         s = self.s
         facts = sorted(
             (f for f in c.facts.values() if ("fact", f.id) in score),
-            key=lambda f: -score[("fact", f.id)],
+            key=lambda f: (-score[("fact", f.id)], c.order(("fact", f.id))),
         )[: self.s.currency_facts_checked]
         facts += [f for f in found.answers if f not in facts]
         sources = {i for f in facts for i in f.source_episode_ids}

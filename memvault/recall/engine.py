@@ -61,7 +61,7 @@ from memvault.kg.updates import STATEMENT_WORDS
 from memvault.language.asked import two_things
 from memvault.language.person import speakers_meant
 from memvault.recall import fusion
-from memvault.recall.candidates import Candidates, Key
+from memvault.recall.candidates import Candidates, Key, steady
 from memvault.recall.currency_step import CurrencyStep, cosines, discount_lent
 from memvault.recall.query import (
     keyword_terms,
@@ -239,7 +239,7 @@ class Recaller:
         and the exact cosine of every candidate the dense channel did not rank."""
         c.vectors.update(read.vectors)
         for kind in KINDS:
-            c.add_channel("dense", kind, read.dense[kind])
+            c.add_channel("dense", kind, [(i, steady(v)) for i, v in read.dense[kind]])
             c.add_channel("keyword", kind, self._telling(c, kind, read.keyword[kind], read.view))
         c.query_entities = read.entities
         self._graph(c, read, n)
@@ -308,7 +308,7 @@ class Recaller:
         weight = self.s.channel_weights.get("context", 0.0)
         if self.s.context_window <= 0 or weight <= 0:
             return dict(base)
-        strongest = sorted((k for k in base if k[0] == "episode"), key=lambda k: -base[k])
+        strongest = c.by_score(base, "episode")
         anchors = [c.episodes[i] for _, i in strongest[: self.s.context_anchors] if i in c.episodes]
         near = self.store.neighbours_read(c.ns, anchors, self.s.context_window, list(c.episodes))
         around = near.around

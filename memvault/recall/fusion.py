@@ -27,7 +27,7 @@ from memvault.language.places import names_a_place
 from memvault.language.told import told
 from memvault.language.when import asks_when, window
 from memvault.language.words import says_little
-from memvault.recall.candidates import Candidates, Key
+from memvault.recall.candidates import Candidates, Key, steady
 from memvault.recall.query import longest_run, plain_words, quotations
 
 CHANNELS = ("dense", "keyword", "graph")
@@ -43,7 +43,7 @@ def parts(c: Candidates, vectors: list[np.ndarray], n: int) -> None:
     for v in vectors:
         unit = v / (np.linalg.norm(v) or 1.0)
         near = sorted(
-            ((float(vec @ unit), key) for key in c.keys
+            ((steady(float(vec @ unit)), key) for key in c.keys
              if key[0] == "episode" and (vec := c.vectors.get(key)) is not None),
             reverse=True,
         )  # fmt: skip

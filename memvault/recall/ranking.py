@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from memvault.config import RecallSettings
-from memvault.kg.model import Episode, Fact, episode_order, fact_order
+from memvault.kg.model import Episode, Fact, episode_order
 from memvault.language.text import clip
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment
@@ -47,7 +47,7 @@ def rank(
     _answers_rank_first(scored, set(verdicts.episode_answers), "episode", s.current_factor)
     _answers_rank_first(scored, {f.id for f in verdicts.answers}, "fact", s.answer_factor)
     _quotes_rank_first(scored, c.signal["phrase"])
-    scored.sort(key=lambda item: (-item[1].score, _order(c, item[0])))
+    scored.sort(key=lambda item: (-item[1].score, c.order(item[0])))
     repeats = _fold_repeats(scored, c) if s.fold_repeats else {}
     if s.session_cap:
         scored = _spread(scored, c, s.session_cap)
@@ -121,15 +121,6 @@ def _fold_repeats(scored: list[tuple[Key, Factors]], c: Candidates) -> dict[str,
         kept.append(item)
     scored[:] = kept
     return folded
-
-
-def _order(c: Candidates, key: Key) -> tuple[object, ...]:
-    """Between equal scores, the same order on every run: episodes before facts, then time,
-    session order and text (random ids only between identical records)."""
-    kind, rid = key
-    if kind == "episode":
-        return (0, *episode_order(c.episodes[rid]))
-    return (1, *fact_order(c.facts[rid]))
 
 
 def _newest_first(
