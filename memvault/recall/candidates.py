@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
+from itertools import groupby
 
 import numpy as np
 
@@ -82,8 +83,12 @@ class Candidates:
         """The keys of ``kind`` in ``score``, best first; equal scores the latest in
         :meth:`order` first (of eighteen "I see." that score alike, the newest lead and lend to
         their neighbours, as a newer statement leads its group)."""
-        keys = sorted((key for key in score if key[0] == kind), key=self.order, reverse=True)
-        return sorted(keys, key=lambda key: -score[key])
+        keys = sorted((key for key in score if key[0] == kind), key=score.__getitem__)[::-1]
+        out: list[Key] = []
+        for _, run in groupby(keys, key=score.__getitem__):  # only ties are ordered (cheap)
+            tied = list(run)
+            out += sorted(tied, key=self.order, reverse=True) if len(tied) > 1 else tied
+        return out
 
     def ids(self, kind: str) -> list[str]:
         return [rid for k, rid in self.keys if k == kind]
