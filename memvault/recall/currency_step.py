@@ -330,10 +330,8 @@ class CurrencyStep:
         relevance of the best statement it replaced; a fact whose every source episode was
         replaced is outdated too (and answers nothing), though no newer fact was extracted."""
         s = self.s
-        facts = sorted(
-            (f for f in c.facts.values() if ("fact", f.id) in score),
-            key=lambda f: (-score[("fact", f.id)], c.order(("fact", f.id))),
-        )[: self.s.currency_facts_checked]
+        ranked = c.by_score(score, "fact")
+        facts = [c.facts[i] for _, i in ranked if i in c.facts][: s.currency_facts_checked]
         facts += [f for f in found.answers if f not in facts]
         sources = {i for f in facts for i in f.source_episode_ids}
         stated = c.statements  # found by the candidates' read

@@ -42,13 +42,12 @@ def parts(c: Candidates, vectors: list[np.ndarray], n: int) -> None:
     presentation answers the second."""
     for v in vectors:
         unit = v / (np.linalg.norm(v) or 1.0)
-        near = sorted(
-            ((steady(float(vec @ unit)), key) for key in c.keys
-             if key[0] == "episode" and (vec := c.vectors.get(key)) is not None),
-            reverse=True,
-        )  # fmt: skip
-        for cosine, key in near[:n]:
-            c.signal["parts"][key] = max(cosine, c.signal["parts"].get(key, 0.0))
+        near = {
+            key: steady(float(vec @ unit)) for key in c.keys
+            if key[0] == "episode" and (vec := c.vectors.get(key)) is not None
+        }  # fmt: skip
+        for key in c.by_score(near, "episode")[:n]:
+            c.signal["parts"][key] = max(near[key], c.signal["parts"].get(key, 0.0))
 
 
 def quoted(c: Candidates, query: str, min_words: int) -> None:
