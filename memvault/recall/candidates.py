@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
-from itertools import groupby
 
 import numpy as np
 
@@ -83,12 +82,15 @@ class Candidates:
         """The keys of ``kind`` in ``score``, best first; equal scores the latest in
         :meth:`order` first (of eighteen "I see." that score alike, the newest lead and lend to
         their neighbours, as a newer statement leads its group)."""
-        keys = sorted((key for key in score if key[0] == kind), key=score.__getitem__)[::-1]
-        out: list[Key] = []
-        for _, run in groupby(keys, key=score.__getitem__):  # only ties are ordered (cheap)
-            tied = list(run)
-            out += sorted(tied, key=self.order, reverse=True) if len(tied) > 1 else tied
-        return out
+        keys = sorted((key for key in score if key[0] == kind), key=score.__getitem__, reverse=True)
+        values = [score[key] for key in keys]
+        start = 0  # each run of equal scores ordered; no key is ordered where none tie
+        for end in range(1, len(keys) + 1):
+            if end == len(keys) or values[end] != values[start]:
+                if end - start > 1:
+                    keys[start:end] = sorted(keys[start:end], key=self.order, reverse=True)
+                start = end
+        return keys
 
     def ids(self, kind: str) -> list[str]:
         return [rid for k, rid in self.keys if k == kind]
