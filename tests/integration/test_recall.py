@@ -5,10 +5,11 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from memvault import InvalidInputError, MemVault
-from memvault.eval.recall_eval import run_recall_eval
+from memvault.eval.recall_eval import namespace_for, run_recall_eval, stored_turns
 from memvault.kg.store import Batch
 from tests.conftest import T0
 
@@ -288,12 +289,15 @@ def test_two_copies_of_a_history_embedded_in_other_batches_rank_alike(tmp_path: 
     from currency_data import write
 
     turns, questions = write(tmp_path, 6, 11)
-    ranked = []
+    ranked, vectors = [], []
     for batch in (1, 16):
         out = io.StringIO()
         with MemVault.open(tmp_path / f"b{batch}.db") as vault:
             vault.c.embedder.batch_size = batch
             run_recall_eval(vault, turns, questions, k=30, out=out)
+            vectors.append(stored_turns(vault, namespace_for("held-00")).matrix)
         ranked.append([json.loads(line) for line in out.getvalue().splitlines()])
+    assert not np.array_equal(*vectors)  # the premise: the batches gave other last bits
+    assert np.allclose(*vectors, atol=1e-6)
     assert len(ranked[0]) > 30
     assert ranked[0] == ranked[1]
