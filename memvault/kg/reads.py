@@ -14,12 +14,13 @@ written once for every adapter.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from memvault.embed.steady import nearest_steady
 from memvault.kg.model import Entity, Episode, Fact, Mention, chunk_episode
 from memvault.kg.values import Doc, FactQuery
 
@@ -145,10 +146,7 @@ def recall_read(store: Store, q: RecallQuery) -> RecallRead:
     ns = q.namespace
     out = RecallRead(view=view_of(store, q, store.watermark(ns)))
     for kind in ("episode", "fact"):
-        out.dense[kind] = store.vector_topk(ns, kind, q.vector, q.n)
-        if kind == "episode" and q.chunks:
-            chunks = store.vector_topk(ns, "chunk", q.vector, q.n)
-            out.dense[kind] = with_chunks(out.dense[kind], chunks, q.n)
+        out.dense[kind] = nearest_steady(_nearest(store, ns, kind, q), q.n)
         out.keyword[kind] = store.keyword_topk(ns, kind, q.terms, q.n)
     out.entities = store.find_entities(ns, q.names) if q.names else []
     seeds = [e.id for e in informative(out.entities, q.graph_share, out.view.episodes)]
@@ -184,6 +182,18 @@ def recall_read(store: Store, q: RecallQuery) -> RecallRead:
     if q.pending_kind:
         out.pending = store.count_docs(ns, q.pending_kind)
     return out
+
+
+def _nearest(store: Store, ns: str, kind: str, q: RecallQuery) -> Callable[[int], Ranked]:
+    """The ``k`` nearest of ``kind`` to the query, a long episode as near as its nearest part."""
+
+    def fetch(k: int) -> Ranked:
+        found = store.vector_topk(ns, kind, q.vector, k)  # type: ignore[arg-type]
+        if kind == "episode" and q.chunks:
+            return with_chunks(found, store.vector_topk(ns, "chunk", q.vector, k), k)
+        return found
+
+    return fetch
 
 
 def with_chunks(nearest: Ranked, chunks: Ranked, n: int) -> Ranked:

@@ -18,18 +18,6 @@ SIGNALS = (
     "thin", "when", "amount", "asks", "flat", "parts", "where",
 )  # fmt: skip
 
-COSINE_DIGITS = 5
-
-
-def steady(cosine: float) -> float:
-    """A cosine to ``COSINE_DIGITS`` decimals. Its last bits move with the batch a text was
-    embedded in (the same text alone and beside others differs by ~1e-8), and a vault whose
-    turns were embedded by a catch-up running beside the writer batches them as the timing
-    fell: unrounded, two copies of one history rank their near ties, and two turns saying
-    the same words, apart. Rounded, those are equal, and equal scores keep
-    :meth:`Candidates.order`."""
-    return round(cosine, COSINE_DIGITS)
-
 
 class Candidates:
     def __init__(self, namespace: str):

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Literal
 
 from memvault.config import RecallSettings
+from memvault.embed.steady import steady
 from memvault.kg.model import Episode, episode_order
 from memvault.kg.store import Store
 from memvault.kg.update_questions import asked_attributes
@@ -24,7 +25,7 @@ from memvault.language.endings import ends
 from memvault.language.person import in_first_person
 from memvault.language.text import sentences
 from memvault.recall import episode_updates, groups
-from memvault.recall.candidates import Candidates, Key, steady
+from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment, Verdict, assess
 
 

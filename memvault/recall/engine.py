@@ -51,6 +51,7 @@ from memvault.changes.docs import RUN, judged_until
 from memvault.config import RecallSettings
 from memvault.embed import Embedder
 from memvault.embed.port import lexical
+from memvault.embed.steady import steady
 from memvault.ingest.catchup import PENDING
 from memvault.kg.model import normalize_name
 from memvault.kg.reads import NamespaceView, RecallQuery, RecallRead, informative
@@ -61,7 +62,7 @@ from memvault.kg.updates import STATEMENT_WORDS
 from memvault.language.asked import two_things
 from memvault.language.person import speakers_meant
 from memvault.recall import fusion
-from memvault.recall.candidates import Candidates, Key, steady
+from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency_step import CurrencyStep, cosines, discount_lent
 from memvault.recall.query import (
     keyword_terms,

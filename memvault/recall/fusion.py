@@ -19,6 +19,7 @@ from datetime import datetime
 import numpy as np
 
 from memvault.config import RecallSettings
+from memvault.embed.steady import steady
 from memvault.kg.model import Episode, MemoryType, normalize_name
 from memvault.language.asked import asked_kind, asks_amount, asks_to_count
 from memvault.language.claims import states_amount
@@ -27,7 +28,7 @@ from memvault.language.places import names_a_place
 from memvault.language.told import told
 from memvault.language.when import asks_when, window
 from memvault.language.words import says_little
-from memvault.recall.candidates import Candidates, Key, steady
+from memvault.recall.candidates import Candidates, Key
 from memvault.recall.query import longest_run, plain_words, quotations
 
 CHANNELS = ("dense", "keyword", "graph")

@@ -7,8 +7,9 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memvault.embed.steady import nearest_steady, steady
 from memvault.kg.model import Episode
-from memvault.recall.candidates import Candidates, steady
+from memvault.recall.candidates import Candidates
 from tests.conftest import T0
 
 TEXTS = ("I see.", "Good to know.", "The bakery opens at seven.")
@@ -55,3 +56,26 @@ def test_a_cosine_is_kept_to_five_decimals() -> None:
     apart, two."""
     assert steady(0.6123456) == steady(0.6123456 + 1e-8) == 0.61235
     assert steady(0.61234) != steady(0.61244)
+
+
+@given(
+    levels=st.lists(st.integers(30_000, 30_004), min_size=1, max_size=60),
+    n=st.integers(1, 20),
+    seed=st.randoms(use_true_random=False),
+)
+@settings(max_examples=200, deadline=None)
+def test_the_nearest_are_cut_where_the_rounded_scores_say(levels, n, seed) -> None:  # type: ignore[no-untyped-def]
+    """Cosines on a 1e-5 grid (many ties, runs of ties longer than the margin asked for),
+    each moved by under 1e-8 one way in one copy and another way in the other, the index
+    ordering by those last bits: both copies keep the same turns, the first ``n`` by rounded
+    score and every one tied with the ``n``-th."""
+    cosines = {f"t{i}": level / 100_000 for i, level in enumerate(levels)}
+    copies = []
+    for _ in range(2):
+        moved = {i: c + seed.uniform(-9e-9, 9e-9) for i, c in cosines.items()}
+        ranked = sorted(moved.items(), key=lambda kv: -kv[1])
+        copies.append(nearest_steady(lambda k, ranked=ranked: ranked[:k], n))
+    assert {i for i, _ in copies[0]} == {i for i, _ in copies[1]}
+    assert all(score == steady(cosines[i]) for i, score in copies[0])
+    nth = sorted(cosines.values(), reverse=True)[min(n, len(levels)) - 1]
+    assert {i for i, _ in copies[0]} == {i for i, c in cosines.items() if c >= nth}
