@@ -39,8 +39,9 @@ def asking_words(query: str) -> str:
     return _AT_WORK.sub(" ", _COMPANION.sub(" ", _TO_WORK.sub(" ", query)))
 
 
-# "at work" says where, not for whom: "which group is she in at work?", "what happened at work?"
-_AT_WORK = re.compile(r"\b(?:at|from|after|before) work\b", re.IGNORECASE)
+# "at work", "at home" say where, not for whom or which home: "which group is she in at
+# work?", "what happened at work?", "what animals does he have at home?"
+_AT_WORK = re.compile(r"\b(?:at|from|after|before) (?:work|home)\b", re.IGNORECASE)
 
 
 def asked_attributes(

@@ -124,6 +124,9 @@ def test_which_attributes_a_question_asks_about() -> None:
     assert asked_attributes("Which group is Aiko in at work?") == set()
     assert asked_attributes("Which team is Aiko on at work?") == {"team"}
     assert asked_attributes("Who does Aiko work for?") == {"employer"}
+    # and "at home": the pets are asked, not the residence
+    assert asked_attributes("What animals does Gael have at home?") == set()
+    assert asked_attributes("Where is home for Gael now?") == {"residence"}
 
 
 def test_declared_things_are_asked_by_every_word_of_their_name() -> None:
