@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memvault.config import FoldSettings
-from memvault.kg.model import Episode, MemoryType
+from memvault.kg.model import Episode, MemoryType, episode_order
 from memvault.kg.store import Batch, Doc, Store
 from memvault.language.tokens import CHARS_PER_TOKEN, tokenizer, tokens
 from memvault.llm.port import LLM
@@ -299,7 +299,7 @@ class Folder:
         self, namespace: str, cell: Cell, part: Sequence[Episode], now: datetime
     ) -> None:
         # in the order things happened (the batch is in write order, for the cursor)
-        notes = [note_line(e) for e in sorted(part, key=lambda e: (e.occurred_at, e.id))]
+        notes = [note_line(e) for e in sorted(part, key=episode_order)]
         answer: FoldDigest = self.llm.complete(
             fold_v1(cell.type.value, cell.digest, notes, self.s.budget_tokens),
             call_site="fold",

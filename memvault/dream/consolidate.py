@@ -25,8 +25,9 @@ import numpy as np
 
 from memvault.changes.workspace import Workspace
 from memvault.config import ConsolidateSettings
+from memvault.embed.steady import COSINE_DIGITS
 from memvault.ingest.normalize import normalize_content
-from memvault.kg.model import Episode, Fact, normalize_name
+from memvault.kg.model import Episode, Fact, episode_order, normalize_name
 from memvault.kg.store import Doc
 from memvault.kg.temporal_conflict import Conflict, Verdict, rule_verdict
 from memvault.language.claims import distinguishing, said_apart
@@ -233,21 +234,27 @@ def merge_near_duplicate_episodes(
     refused: list[dict[str, Any]] | None = None,
 ) -> int:
     """Each new episode against every live episode of the same speaker: at cosine ≥
-    ``threshold`` the higher-importance one (the older on a tie) absorbs the other's access
-    and reinforcement counts; the other is retired. Never when they differ in what tells
-    claims apart (a number, an id, a date, a name, a number word, a negation:
-    :func:`memvault.language.claims.distinguishing`) or when either has a word the other
-    lacks (:func:`memvault.language.claims.said_apart`: a longer one says more, whatever its
-    cosine): those are two memories, and the pair is counted in ``refused`` with what
-    differs."""
-    live = [e for e in ws.episodes.values() if e.expired_at is None and e.id in vectors]
+    ``threshold`` (to :data:`~memvault.embed.steady.COSINE_DIGITS` decimals) the
+    higher-importance one (the first said on a tie: by time, then place in its session)
+    absorbs the other's access and reinforcement counts; the other is retired. Never when
+    they differ in what tells claims apart (a number, an id, a date, a name, a number word,
+    a negation: :func:`memvault.language.claims.distinguishing`) or when either has a word
+    the other lacks (:func:`memvault.language.claims.said_apart`: a longer one says more,
+    whatever its cosine): those are two memories, and the pair is counted in ``refused``
+    with what differs."""
+    # one order on every run (the random ids and the order records were read in decide
+    # nothing): which pair merges first can decide a group whose likeness is not transitive
+    live = sorted(
+        (e for e in ws.episodes.values() if e.expired_at is None and e.id in vectors),
+        key=episode_order,
+    )
     if len(live) < 2:
         return 0
     ids = [e.id for e in live]
     row = {i: n for n, i in enumerate(ids)}
     matrix = np.stack([vectors[i] for i in ids]).astype(np.float32)
     speakers = [normalize_name(e.speaker or "") for e in live]
-    fresh = [i for i in new_ids if i in row]
+    fresh = sorted((i for i in set(new_ids) if i in row), key=row.__getitem__)
     merged = 0
     told: set[frozenset[str]] = set()
     for start in range(0, len(fresh), chunk):
@@ -255,7 +262,7 @@ def merge_near_duplicate_episodes(
         sims = matrix[[row[i] for i in part]] @ matrix.T
         for n, episode_id in enumerate(part):
             sims[n, row[episode_id]] = -1.0
-            for other in np.flatnonzero(sims[n] >= threshold):
+            for other in np.flatnonzero(np.round(sims[n], COSINE_DIGITS) >= threshold):
                 a, b = ws.episodes[episode_id], ws.episodes[ids[other]]
                 if (
                     a.expired_at is None
@@ -276,7 +283,9 @@ def merge_near_duplicate_episodes(
 
 
 def _merge_episodes(ws: Workspace, a: Episode, b: Episode, cosine: float) -> None:
-    keep, drop = sorted((a, b), key=lambda e: (-e.importance, e.occurred_at, e.id))
+    # the more important, else the first said (by time, then place in its session: two
+    # turns of one session share its time, and the random id would pick by the build)
+    keep, drop = sorted((a, b), key=lambda e: (-e.importance, episode_order(e)))
     confidence = min(0.99, 0.5 + cosine / 2)
     group = f"near-dup:{keep.id}:{drop.id}"
     why = f"near-duplicate (cosine {cosine:.3f})"

@@ -22,7 +22,7 @@ from typing import Any
 from memvault.changes.workspace import Workspace
 from memvault.config.dream import PruneReviewSettings
 from memvault.errors import LLMError
-from memvault.kg.model import Fact
+from memvault.kg.model import Fact, fact_order
 from memvault.llm import LLM
 from memvault.llm.prune_prompt import PruneVerdicts, prune_v1
 
@@ -54,7 +54,7 @@ def review_prune(
         "skipped": None,
     }
     for _, facts in busy[: s.max_subjects]:
-        facts = sorted(facts, key=lambda f: (f.valid_at, f.id))[: s.max_facts]
+        facts = sorted(facts, key=fact_order)[: s.max_facts]
         try:
             verdicts: PruneVerdicts = llm.complete(
                 prune_v1(facts[0].subject, [_line(f) for f in facts]), call_site="dream.prune"

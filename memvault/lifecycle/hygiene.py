@@ -18,7 +18,7 @@ from typing import Any
 
 from memvault.changes.workspace import Workspace
 from memvault.config import HygieneSettings, RecallSettings
-from memvault.kg.model import Fact, MemoryType, Tier
+from memvault.kg.model import Fact, MemoryType, Tier, episode_order
 from memvault.lifecycle.stickiness import last_touched
 from memvault.recall.scoring import age_days, stretch_of
 
@@ -65,7 +65,7 @@ def episodic_ttl(ws: Workspace, s: HygieneSettings) -> list[str]:
             and not e.permanent
             and e.tier == Tier.HOT
         ),
-        key=lambda e: (e.occurred_at, e.id),
+        key=episode_order,  # a session's turns share its time: then their place
         reverse=True,
     )
     aged = []
