@@ -193,9 +193,12 @@ def session_lift(
         return score
     best: dict[str, float] = defaultdict(float)
     source: dict[str, str] = {}
+    lends = _one_copy_each(c, score)
     for (kind, rid), value in score.items():
         e = c.episodes.get(rid) if kind == "episode" else None
-        if e is not None and e.session_id is not None and value > best[e.session_id]:
+        if e is None or e.session_id is None or rid not in lends:
+            continue
+        if value > best[e.session_id]:
             best[e.session_id], source[e.session_id] = value, rid
     out = dict(score)
     for key in score:
@@ -206,6 +209,20 @@ def session_lift(
             if e.session_id in source:
                 c.lent[("session", key)] = source[e.session_id]
     return out
+
+
+def _one_copy_each(c: Candidates, score: dict[Key, float]) -> set[str]:
+    """The episodes that may lend their session a lift: of the same words said again by the
+    same speaker ("I finally found a good bakery close to home." in six sessions), the best
+    scored copy only (ties: the newest, as :meth:`Candidates.by_score` orders). One saying
+    is one piece of evidence of a topic, however often it was repeated."""
+    best: dict[tuple[str, str], tuple[float, str]] = {}
+    for key in c.by_score(score, "episode"):
+        e = c.episodes.get(key[1])
+        if e is not None:
+            said = (normalize_name(e.speaker or ""), " ".join(e.content.casefold().split()))
+            best.setdefault(said, (score[key], key[1]))
+    return {rid for _, rid in best.values()}
 
 
 def time_lift(

@@ -412,3 +412,28 @@ def test_a_count_whose_evidence_spans_three_sessions_gets_each_of_them(
     sessions = {h.episode.session_id for h in hits if h.episode is not None}
     assert {"s0", "s3", "s7"} <= sessions
     vault.close()
+
+
+def test_words_said_again_in_many_sessions_lend_one_session_a_lift(vault: MemVault) -> None:
+    """The same line said in six sessions ("I finally found a good bakery close to home.")
+    is one piece of evidence of a topic: only its best copy lends its session a lift, so the
+    unrelated turns beside the other five copies keep their own score and do not crowd a
+    turn that answers (here one that shares only "home" too, said once)."""
+    for n in range(6):
+        at = T0 + timedelta(days=7 * n)
+        vault.write("I finally found a good bakery close to home.", speaker="user",
+                    session_id=f"s{n}", occurred_at=at)  # fmt: skip
+        vault.write(f"Worked on the quarterly report, part {n}.", speaker="user",
+                    session_id=f"s{n}", occurred_at=at + timedelta(minutes=1))  # fmt: skip
+    vault.write("Bolt the tortoise is at home with us now.", speaker="user", session_id="s9",
+                occurred_at=T0 + timedelta(days=60))  # fmt: skip
+    hits = vault.recall("Which animals are at home?", k=20, now=T0 + timedelta(days=61))
+    by_text = {h.text: h for h in hits}
+    copies = [h for h in hits if h.text.startswith("I finally found")]
+    reports = [h for h in hits if h.text.startswith("Worked on")]
+    assert len(copies) == 6 and len(reports) == 6
+    lent = max(h.explanation.signals.get("session", 0.0) for h in copies)
+    lifted = [h for h in reports if h.explanation.signals.get("session", 0.0) >= 0.99 * lent]
+    assert len(lifted) == 1  # the session of the copy that lends, and no other
+    tortoise = by_text["Bolt the tortoise is at home with us now."]
+    assert all(tortoise.score > h.score for h in reports)
