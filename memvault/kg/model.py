@@ -311,6 +311,12 @@ def episode_order(e: Episode) -> tuple[datetime, str, int, str, str]:
     return (e.occurred_at, e.session_id or "", e.position or 0, e.content, e.id)
 
 
+def words_said(e: Episode) -> tuple[str, str]:
+    """Who said it and its words, case and spacing aside: the same words said again by one
+    speaker are one saying (recall folds them, and lets them lend a lift once)."""
+    return (e.speaker or "").casefold(), " ".join(e.content.casefold().split())
+
+
 def fact_order(f: Fact) -> tuple[datetime, datetime, str, str]:
     """A total order of facts that is the same on every run: valid from, learned, then the
     statement; the random id decides only between identical statements."""

@@ -20,14 +20,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from memvault.embed.steady import nearest_steady
+from memvault.embed.steady import Ranked, nearest_steady
 from memvault.kg.model import Entity, Episode, Fact, Mention, chunk_episode
 from memvault.kg.values import Doc, FactQuery
 
 if TYPE_CHECKING:
     from memvault.kg.store import Store
-
-Ranked = list[tuple[str, float]]
 
 
 @dataclass(frozen=True)

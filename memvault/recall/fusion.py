@@ -20,7 +20,7 @@ import numpy as np
 
 from memvault.config import RecallSettings
 from memvault.embed.steady import steady
-from memvault.kg.model import Episode, MemoryType, normalize_name
+from memvault.kg.model import Episode, MemoryType, normalize_name, words_said
 from memvault.language.asked import asked_kind, asks_amount, asks_to_count
 from memvault.language.claims import states_amount
 from memvault.language.mood import asks_only
@@ -220,8 +220,7 @@ def _one_copy_each(c: Candidates, score: dict[Key, float]) -> set[str]:
     for key in c.by_score(score, "episode"):
         e = c.episodes.get(key[1])
         if e is not None:
-            said = (normalize_name(e.speaker or ""), " ".join(e.content.casefold().split()))
-            best.setdefault(said, (score[key], key[1]))
+            best.setdefault(words_said(e), (score[key], key[1]))
     return {rid for _, rid in best.values()}
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from memvault.config import RecallSettings
-from memvault.kg.model import Episode, Fact, episode_order
+from memvault.kg.model import Episode, Fact, episode_order, words_said
 from memvault.language.text import clip
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment
@@ -113,7 +113,7 @@ def _fold_repeats(scored: list[tuple[Key, Factors]], c: Candidates) -> dict[str,
         if e is None:
             kept.append(item)
             continue
-        said = _said(e)
+        said = words_said(e)
         if said in first:
             folded.setdefault(first[said], []).append(rid)
             continue
@@ -148,7 +148,7 @@ def _newest_first(
             members,
             key=lambda m: (
                 c.episodes[m].importance,
-                first[_said(c.episodes[m])],
+                first[words_said(c.episodes[m])],
                 episode_order(c.episodes[m]),
             ),
             reverse=True,
@@ -179,17 +179,13 @@ def _newest_first(
     return sorted(top, key=lambda item: place[item[0]])
 
 
-def _said(e: Episode) -> tuple[str, str]:
-    return (e.speaker or "").casefold(), " ".join(e.content.casefold().split())
-
-
 def _first_said(c: Candidates) -> dict[tuple[str, str], tuple[datetime, str, int, str, str]]:
     """The words of each candidate episode (with its speaker) → the order of the first
     candidate that said them."""
     first: dict[tuple[str, str], tuple[datetime, str, int, str, str]] = {}
     for e in c.episodes.values():
         order = episode_order(e)
-        said = _said(e)
+        said = words_said(e)
         if said not in first or order < first[said]:
             first[said] = order
     return first
