@@ -187,7 +187,9 @@ def actor(c: Candidates, key: Key) -> str | None:
 def session_lift(
     c: Candidates, score: dict[Key, float], w: Mapping[str, float]
 ) -> dict[Key, float]:
-    """Every memory takes ``w_session`` × the best score in its session (topics cluster)."""
+    """Every memory takes ``w_session`` × the best score in its session (topics cluster);
+    of words said again by one speaker only the best scored copy counts there
+    (:func:`_one_copy_each`)."""
     weight = w.get("session", 0.0)
     if weight <= 0:
         return score
