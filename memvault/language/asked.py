@@ -80,8 +80,13 @@ def asks_time_between(question: str) -> bool:
 # two things a question weighs against each other: "…, A or B?" / "…: A or B?", "between A
 # and B", "from A until / till / to B"
 _EITHER = re.compile(r"[,:;]\s*(?P<a>[^,:;?]+?)\s+or\s+(?P<b>[^,:;?]+?)\s*\?*\s*$", re.I)
-_BETWEEN = re.compile(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>[^?]+)", re.I)
-_FROM = re.compile(r"\bfrom\s+(?P<a>.+?)\s+(?:until|till|to)\s+(?P<b>[^?]+)", re.I)
+# the two ends of a length of time: what follows "between" or "from", split at a word that
+# joins them ("and"; "until" / "till" before "to", which also sits inside a thing: "presenting
+# the numbers to the directors")
+_ENDS = (
+    (re.compile(r"\bbetween\s+(?P<span>[^?]+)", re.I), (("and",),)),
+    (re.compile(r"\bfrom\s+(?P<span>[^?]+)", re.I), (("until", "till"), ("to",))),
+)
 _MOST_WORDS = 6  # a thing named in a choice is a phrase, not a clause
 _WH = frozenset("what which who whom whose where when why how".split())
 
@@ -101,13 +106,30 @@ def two_things(question: str) -> list[str]:
             return [a, b]
     if not asks_time_between(question):
         return []
-    for pattern in (_BETWEEN, _FROM):
+    for pattern, joiners in _ENDS:
         m = pattern.search(question)
         if m:
-            a, b = (m.group(g).strip(" .!?\"'") for g in ("a", "b"))
-            if a and b:
-                return [a, b]
+            for words in joiners:
+                if ends := _two_ends(m.group("span").strip(" .!?\"'"), words):
+                    return ends
     return []
+
+
+def _two_ends(span: str, joiners: tuple[str, ...]) -> list[str]:
+    """``span`` split at one of ``joiners`` into two non-empty things: where both halves
+    open alike (each with a word in "-ing": "from moving to Berlin to starting my job"),
+    else at the first. Empty when no joiner splits it."""
+    words = span.split()
+    cuts = [i for i, w in enumerate(words) if 0 < i < len(words) - 1 and w.lower() in joiners]
+    if not cuts:
+        return []
+    alike = [i for i in cuts if _gerund(words[0]) and _gerund(words[i + 1])]
+    i = (alike or cuts)[0]
+    return [" ".join(words[:i]), " ".join(words[i + 1 :])]
+
+
+def _gerund(word: str) -> bool:
+    return len(word) > 4 and word.lower().endswith("ing")
 
 
 def asks_amount(question: str) -> bool:

@@ -84,6 +84,21 @@ def test_a_question_asking_for_an_amount(question: str, amount: bool) -> None:
             ["painting the nursery", "renewing my passport"],
         ),
         ("How long was it from the race until the gig?", ["the race", "the gig"]),
+        # "to" inside a thing: "until" joins the ends; else halves that open alike
+        (
+            "How long was it from presenting the numbers to the directors until getting my new"
+            " travel document?",
+            ["presenting the numbers to the directors", "getting my new travel document"],
+        ),
+        (
+            "How many weeks was it from moving to Berlin to starting my new job?",
+            ["moving to Berlin", "starting my new job"],
+        ),
+        ("How long was it from the race to the gig?", ["the race", "the gig"]),
+        (
+            "How many days passed between baking bread and butter cookies and painting the fence?",
+            ["baking bread and butter cookies", "painting the fence"],
+        ),
         ("Would Caroline prefer tea or coffee?", []),  # no comma: one clause
         ("When did he return from his trip to Toronto and Vancouver?", []),  # no length asked
         ("What is the topic of discussion between John and Tim?", []),
