@@ -18,6 +18,7 @@ import argparse
 import json
 import sys
 import tempfile
+import time
 from collections import defaultdict
 from datetime import datetime
 from pathlib import Path
@@ -55,6 +56,9 @@ def last_times(turns: list[dict[str, Any]]) -> dict[str, datetime]:
     return out
 
 
+SPENT: list[float] = []  # seconds each recall of ``rank`` took (read by bench/recall_fusion.py)
+
+
 def rank(vault: MemVault, questions: list[dict[str, Any]], lt: dict, over: dict) -> dict:
     settings = vault.settings.recall
     if "channel_weights" in over:
@@ -76,7 +80,9 @@ def rank(vault: MemVault, questions: list[dict[str, Any]], lt: dict, over: dict)
                 else lt[q["conv_id"]]
             )
             ns = namespace_for(q["conv_id"])
+            started = time.perf_counter()
             out[q["question_id"]] = ranked_turns(vault, ns, q["question"], 10, now)
+            SPENT.append(time.perf_counter() - started)
         return out
     finally:
         vault.recaller = base

@@ -22,7 +22,9 @@ Prints one JSON line per (set, system): R@10 overall and per category; for longc
 split (dev / test); ``said_little_in_top_k``, the share of questions shown a turn that says
 next to nothing ("hello", "continue") in their top k; ``sessions_in_top_k``, how many
 sessions the top k spans on average, and ``assistant_share_top_k`` beside
-``assistant_share_evidence``, how much of the top k and of the evidence an assistant said.
+``assistant_share_evidence``, how much of the top k and of the evidence an assistant said;
+for memvault ``recall_ms_p50`` / ``recall_ms_p95``, one recall's wall time in this process
+(compare configurations or codes within one run of one machine, never across days).
 Baselines read every turn; memvault reads as of the question's time.
 """
 
@@ -41,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from locomo_recall import bm25_rank
 from longchat_data import write as write_longchat
-from recall_ablation import build, last_times, rank
+from recall_ablation import SPENT, build, last_times, rank
 
 from memvault import MemVault
 from memvault.eval.baselines import rrf
@@ -253,9 +255,13 @@ def main() -> None:
             for config, over in CONFIGS.items():
                 if args.configs and config not in args.configs:
                     continue
+                SPENT.clear()
                 found = ranked(vault, questions, last_times(turns), over)
                 row = {"set": name, "system": f"memvault: {config}"}
                 row |= score(questions, found, args.k)
+                ms = np.array(SPENT) * 1000  # each question's recall, this process, warm
+                row["recall_ms_p50"] = round(float(np.percentile(ms, 50)), 1)
+                row["recall_ms_p95"] = round(float(np.percentile(ms, 95)), 1)
                 row["said_little_in_top_k"] = said_little(questions, found, args.k, texts)
                 row |= shape(questions, found, args.k, by_id)
                 print(json.dumps(row), flush=True)

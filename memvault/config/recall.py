@@ -199,7 +199,9 @@ class RecallSettings(BaseModel):
         description="Leading statements one speaker said in the same words but for a name "
         'or a number ("I\'ve been moved under Priyanka." / "... under Osei.") are grouped, '
         "wherever they scored among the leading ones (memvault.language.claims.frame); a "
-        "pair below ``group_band`` is grouped by its frame only.",
+        "pair below ``group_band`` is grouped by its frame only. For a question about now the "
+        "store is also searched by the words of the first five leading frames: a newer "
+        "statement in the same words by the same speaker joins, though no channel found it.",
     )
     group_endings: bool = Field(
         default=True,

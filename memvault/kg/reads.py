@@ -93,6 +93,8 @@ class Loaded:
     # episodes that the loaded ones say replaced them (one link on), kept apart: the caller
     # decides which of them it wants
     replacers: dict[str, Episode] = field(default_factory=dict)
+    # episodes the keyword searches for the words of a frame found (``episodes_read``)
+    framed: dict[str, Episode] = field(default_factory=dict)
 
 
 @dataclass
@@ -247,23 +249,33 @@ def named_read(
     return out
 
 
+FRAMED_K = 20  # keyword matches read per frame: the same words said for other values
+
+
 def episodes_read(
     store: Store,
     ns: str,
     ids: Sequence[str],
     follow: Sequence[str],
     vectors_of: Sequence[tuple[str, str]],
+    frames: Sequence[Sequence[str]] = (),
 ) -> Loaded:
     """Episodes ``ids`` and those ``follow`` names; the episodes that any of the loaded
-    ``ids`` say replaced them (one link on), in ``replacers``; the vectors of all of them and
-    of the records ``vectors_of`` (kind, id)."""
+    ``ids`` say replaced them (one link on), in ``replacers``; the best ``FRAMED_K`` keyword
+    matches of each of ``frames`` (the words of a statement around its names: another value
+    said in the same words), in ``framed``; the vectors of all of them and of the records
+    ``vectors_of`` (kind, id)."""
     wanted = list(dict.fromkeys([*ids, *follow]))
     out = Loaded(episodes={e.id: e for e in store.get_episodes(ns, wanted)} if wanted else {})
     new = {r.episode_id for i in ids if (e := out.episodes.get(i)) for r in e.replaced_by}
     new -= set(out.episodes)
     if new:
         out.replacers = {e.id: e for e in store.get_episodes(ns, sorted(new))}
-    episodes = dict.fromkeys([*out.episodes, *out.replacers])
+    found = {i for terms in frames for i, _ in store.keyword_topk(ns, "episode", terms, FRAMED_K)}
+    found -= {*out.episodes, *out.replacers}
+    if found:
+        out.framed = {e.id: e for e in store.get_episodes(ns, sorted(found))}
+    episodes = dict.fromkeys([*out.episodes, *out.replacers, *out.framed])
     episodes.update(dict.fromkeys(i for kind, i in vectors_of if kind == "episode"))
     facts = [i for kind, i in vectors_of if kind == "fact"]
     out.vectors = _vectors(store, ns, "episode", list(episodes)) | _vectors(

@@ -76,11 +76,12 @@ class Store(RecordStore, SearchStore, DocumentStore, ChangeFeed):
         ids: Sequence[str],
         follow: Sequence[str],
         vectors_of: Sequence[tuple[str, str]],
+        frames: Sequence[Sequence[str]] = (),
     ) -> Loaded:
-        """Episodes with their vectors and the episodes that replaced them (one link on), and
-        the vectors of the records ``vectors_of`` (kind, id)."""
+        """Episodes with their vectors and the episodes that replaced them (one link on), the
+        keyword matches of ``frames``, and the vectors of the records ``vectors_of``."""
         with self.snapshot():
-            return reads.episodes_read(self, namespace, ids, follow, vectors_of)
+            return reads.episodes_read(self, namespace, ids, follow, vectors_of, frames)
 
     def close(self) -> None: ...
 

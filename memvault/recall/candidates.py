@@ -44,6 +44,9 @@ class Candidates:
         self.spare: dict[str, Episode] = {}  # episodes read that are not candidates (yet)
         self.statements: list[str] = []  # episodes that may state what the query asks
         self.endings: set[str] = set()  # episodes saying a thing the leading ones name ended
+        # episodes found by searching the store for the words of a leading statement's frame
+        self.framed: dict[str, Episode] = {}
+        self.frame_joined: set[str] = set()  # those of them that joined the candidates
         self.judged_until: datetime | None = None  # the last dream that judged statements
 
     def add_channel(self, name: str, kind: str, ranked: Sequence[tuple[str, float]]) -> None:

@@ -20,13 +20,14 @@ from memvault.kg.store import Store
 from memvault.kg.update_questions import asked_attributes
 from memvault.kg.updates import statements
 from memvault.language.asked import asked_kind, asks_for_many
-from memvault.language.claims import claim_tokens
+from memvault.language.claims import claim_tokens, frame
 from memvault.language.endings import ends
 from memvault.language.person import in_first_person
 from memvault.language.text import sentences
 from memvault.recall import episode_updates, groups
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment, Verdict, assess
+from memvault.recall.query import keyword_terms
 
 
 def cosines(c: Candidates, kind: Literal["episode", "fact"], ids: Sequence[str]) -> None:
@@ -51,6 +52,7 @@ def discount_lent(c: Candidates, score: dict[Key, float], verdicts: Assessment) 
 
 
 _ENDING_LEADS = 3  # leading episodes whose things may have ended
+_FRAMES_SEARCHED = 5  # frames of leading statements the store is searched by, at most
 
 
 @lru_cache(maxsize=1024)
@@ -97,7 +99,12 @@ class CurrencyStep:
         self.opposites = opposites
 
     def newest_groups(
-        self, c: Candidates, query: str, score: dict[Key, float], answers: set[str]
+        self,
+        c: Candidates,
+        query: str,
+        score: dict[Key, float],
+        answers: set[str],
+        at: datetime,
     ) -> dict[str, list[str]]:
         """For a question about now, the leading episodes that mean the same thing, grouped
         (memvault.recall.groups): the newest of each → the others. The statements the rules
@@ -127,6 +134,10 @@ class CurrencyStep:
         apart: set[str] = set()  # framed statements below the band: grouped by frame only
         if self.s.group_frames:  # the same words for another value, wherever it scored
             near_top = [k[1] for k in leading[: self.s.group_top] if k[1] in c.episodes]
+            newer = self._framed_newer(c, score, near_top, at)
+            self.vectors_for(c, "episode", newer)
+            cosines(c, "episode", newer)
+            near_top += newer
             framed = groups.frame_pairs(
                 [c.episodes[i] for i in near_top if not _asks(c.episodes[i])]
             )
@@ -153,6 +164,55 @@ class CurrencyStep:
             linked,
             by_link_only=apart,
         )
+
+    def _frames_to_search(self, query: str, leading: list[Episode]) -> list[list[str]]:
+        """For a question about now, the words of the first ``_FRAMES_SEARCHED`` frames
+        among the leading statements (memvault.language.claims.frame), to search the store
+        by: a newer statement in the same words for another value ("Signed the lease in
+        Ealing today." after "... in Walthamstow today.") may share no word with the
+        question and lie far from it in meaning, and it is the current one."""
+        if not (self.s.group_frames and self.s.group_cosine > 0 and groups.asks_about_now(query)):
+            return []
+        out: list[list[str]] = []
+        for e in leading[: self.s.group_top]:
+            f = None if _asks(e) else frame(e.content)
+            terms = keyword_terms(" ".join(w for w in f if w != "_")) if f else []
+            if terms and terms not in out:
+                out.append(terms)
+            if len(out) >= _FRAMES_SEARCHED:
+                break
+        return out
+
+    def _framed_newer(
+        self, c: Candidates, score: dict[Key, float], near_top: list[str], at: datetime
+    ) -> list[str]:
+        """Statements the frame searches found (``c.framed``) that say, in the same words
+        as a leading statement of the same speaker, another value, later than it and by the
+        time recall looks from: each joins the candidates with the best score of the
+        leading statements of its frame (it answers what they answer) and is grouped by its
+        frame with them."""
+        best: dict[tuple[str, tuple[str, ...]], tuple[float, Episode]] = {}
+        for i in near_top:
+            e = c.episodes[i]
+            if not _asks(e) and (f := frame(e.content)) is not None:
+                said = ((e.speaker or "").lower(), f)
+                value, last = best.get(said, (0.0, e))
+                value = max(value, score.get(("episode", i), 0.0))
+                best[said] = (value, max(last, e, key=episode_order))
+        joined: list[str] = []
+        for rid, e in sorted(c.framed.items(), key=lambda item: episode_order(item[1])):
+            if rid in c.episodes or e.expired_at is not None or e.occurred_at > at or _asks(e):
+                continue
+            f = frame(e.content)
+            found = best.get(((e.speaker or "").lower(), f)) if f else None
+            if found is None or episode_order(e) <= episode_order(found[1]):
+                continue
+            c.episodes[rid] = e
+            c.keys.setdefault(("episode", rid), None)
+            score[("episode", rid)] = max(score.get(("episode", rid), 0.0), found[0])
+            joined.append(rid)
+        c.frame_joined.update(joined)
+        return joined
 
     def _endings(
         self, c: Candidates, score: dict[Key, float], ids: list[str]
@@ -343,11 +403,18 @@ class CurrencyStep:
         follow = sorted({r.episode_id for e in known for r in e.replaced_by} - set(needed))
         wanted_vectors = self._vectors_wanted(c, score, leading, [*needed, *follow], fresh_facts)
         loaded = self.store.episodes_read(
-            c.ns, [i for i in needed if i not in spare], follow, wanted_vectors
+            c.ns,
+            [i for i in needed if i not in spare],
+            follow,
+            wanted_vectors,
+            self._frames_to_search(query, leading),
         )
+        c.framed.update(loaded.framed)
         c.vectors.update(loaded.vectors)
         c.asked_vectors.update(wanted_vectors)
-        c.asked_vectors.update(("episode", i) for i in [*loaded.episodes, *loaded.replacers])
+        c.asked_vectors.update(
+            ("episode", i) for i in [*loaded.episodes, *loaded.replacers, *loaded.framed]
+        )
         c.episodes.update({i: e for i in needed if (e := spare.get(i) or loaded.episodes.get(i))})
         cosines(c, "fact", fresh_facts)
         judged_set = leading + [c.episodes[i] for i in sorted(sources - ids) if i in c.episodes]

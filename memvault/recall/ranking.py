@@ -168,6 +168,8 @@ def _newest_first(
             f = top[place[key]][1]
             if ended:
                 why = f"says that {earlier}" if key[1] in c.endings else f'ended later: "{end}"'
+            elif key[1] in c.frame_joined:  # said whether or not it moved: found by the words
+                why = "said in the words of an earlier statement, for another value: newest first"
             elif place[key] != slot:
                 why = f"{len(members)} statements mean the same thing: newest first"
             else:

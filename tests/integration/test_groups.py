@@ -367,3 +367,56 @@ def test_a_pasted_text_naming_someone_far_from_an_i_does_not_answer_who(tmp_path
             vault.write(text, speaker="Vera", session_id=f"s{days}", now=T + timedelta(days=days))
         top = order(vault, "Who is my manager these days?")
     assert top[0] == said[1][0]
+
+
+# the older value's name holds the question's word; the newer's shares nothing with it
+OLD_LEASE = "Signed the lease in Living Springs today."
+NEW_LEASE = "Signed the lease in Ealing today."
+HOME = [  # turns nearer the question in meaning than the newer statement, sharing no word
+    "Our flat is so cold in the mornings.",
+    "The neighbours upstairs are loud again.",
+    "Rent went up another fifty this year.",
+    "My house plants finally look healthy.",
+    "The commute from home takes an hour now.",
+    "Home feels quiet since the kids left.",
+    "The landlord never fixes the boiler.",
+    "I keep meaning to paint the hallway.",
+    "Our street has a new bakery on the corner.",
+    "Cleaning the flat took all Saturday.",
+    "The kitchen tap is dripping all night.",
+    "My bedroom window looks over the park.",
+]
+
+
+def test_a_newer_statement_in_the_same_words_is_found_though_no_channel_finds_it(
+    tmp_path: Path,
+) -> None:
+    """Where one lives now is said in words the question does not share, and the channels
+    keep only their few best: the keyword channel finds the older statement (its place's
+    name holds "living"), meaning ranks the newer below a dozen turns about home. A question
+    about now searches the store for the words of the leading statements' frames: the newer
+    joins and leads the older. About the past nothing joins."""
+    clock = FixedClock(T + timedelta(days=200))
+    question, past = "Where am I living at the moment?", "Where was I living last year?"
+    narrow = {"candidates": 5}  # each channel keeps max(5, 3k) = 6 for k = 2
+
+    def fill(vault: MemVault) -> None:
+        vault.write(OLD_LEASE, speaker="Ana", now=T)
+        for n, text in enumerate(HOME, start=1):
+            vault.write(text, speaker="Ana", now=T + timedelta(days=10 * n))
+        vault.write(NEW_LEASE, speaker="Ana", now=T + timedelta(days=150))
+
+    off_settings = {**narrow, "group_frames": False}
+    with MemVault.open(tmp_path / "off.db", clock=clock, recall=off_settings) as off:
+        fill(off)
+        plain = [h.text for h in off.recall(question, k=2)]
+        assert OLD_LEASE in plain and NEW_LEASE not in plain  # no channel found the newer
+    with MemVault.open(tmp_path / "on.db", clock=clock, recall=narrow) as vault:
+        fill(vault)
+        hits = vault.recall(question, k=2)
+        texts = [h.text for h in hits]
+        assert texts == [NEW_LEASE, OLD_LEASE]
+        assert "in the words of an earlier statement" in (
+            hits[0].explanation.factors.currency_note or ""
+        )
+        assert NEW_LEASE not in [h.text for h in vault.recall(past, k=2)]
