@@ -259,12 +259,13 @@ def episodes_read(
     follow: Sequence[str],
     vectors_of: Sequence[tuple[str, str]],
     frames: Sequence[Sequence[str]] = (),
+    framed: Callable[[Episode], bool] | None = None,
 ) -> Loaded:
     """Episodes ``ids`` and those ``follow`` names; the episodes that any of the loaded
-    ``ids`` say replaced them (one link on), in ``replacers``; the best ``FRAMED_K`` keyword
-    matches of each of ``frames`` (the words of a statement around its names: another value
-    said in the same words), in ``framed``; the vectors of all of them and of the records
-    ``vectors_of`` (kind, id)."""
+    ``ids`` say replaced them (one link on), in ``replacers``; of the best ``FRAMED_K``
+    keyword matches of each of ``frames`` (the words of a statement around its names: another
+    value said in the same words) those ``framed`` keeps, in ``framed``; the vectors of all
+    of them and of the records ``vectors_of`` (kind, id)."""
     wanted = list(dict.fromkeys([*ids, *follow]))
     out = Loaded(episodes={e.id: e for e in store.get_episodes(ns, wanted)} if wanted else {})
     new = {r.episode_id for i in ids if (e := out.episodes.get(i)) for r in e.replaced_by}
@@ -274,7 +275,8 @@ def episodes_read(
     found = {i for terms in frames for i, _ in store.keyword_topk(ns, "episode", terms, FRAMED_K)}
     found -= {*out.episodes, *out.replacers}
     if found:
-        out.framed = {e.id: e for e in store.get_episodes(ns, sorted(found))}
+        matched = store.get_episodes(ns, sorted(found))
+        out.framed = {e.id: e for e in matched if framed is None or framed(e)}
     episodes = dict.fromkeys([*out.episodes, *out.replacers, *out.framed])
     episodes.update(dict.fromkeys(i for kind, i in vectors_of if kind == "episode"))
     facts = [i for kind, i in vectors_of if kind == "fact"]

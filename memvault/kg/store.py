@@ -11,7 +11,7 @@ algorithms run in memory over what the store returns, not inside it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 
 from memvault.kg import reads
@@ -77,11 +77,13 @@ class Store(RecordStore, SearchStore, DocumentStore, ChangeFeed):
         follow: Sequence[str],
         vectors_of: Sequence[tuple[str, str]],
         frames: Sequence[Sequence[str]] = (),
+        framed: Callable[[Episode], bool] | None = None,
     ) -> Loaded:
         """Episodes with their vectors and the episodes that replaced them (one link on), the
-        keyword matches of ``frames``, and the vectors of the records ``vectors_of``."""
+        keyword matches of ``frames`` that ``framed`` keeps, and the vectors of the records
+        ``vectors_of``."""
         with self.snapshot():
-            return reads.episodes_read(self, namespace, ids, follow, vectors_of, frames)
+            return reads.episodes_read(self, namespace, ids, follow, vectors_of, frames, framed)
 
     def close(self) -> None: ...
 

@@ -10,6 +10,7 @@ does not; a non-empty answer forbids a merge.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from memvault.language.lexicon import common_word
 from memvault.language.words import STOPWORDS
@@ -100,6 +101,7 @@ def content_words(text: str) -> set[str]:
 _TOKEN = re.compile(r"[#$€£¥]?\w[\w'’.:/%-]*")
 
 
+@lru_cache(maxsize=4096)  # one recall asks for a leading statement's frame three times
 def frame(text: str) -> tuple[str, ...] | None:
     """``text`` with its numbers and names as slots, one slot per run of them: "I've been
     moved under Osei." → ``("i've", "been", "moved", "under", "_")``. Two statements of one

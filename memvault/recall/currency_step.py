@@ -27,7 +27,6 @@ from memvault.language.text import sentences
 from memvault.recall import episode_updates, groups
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment, Verdict, assess
-from memvault.recall.query import keyword_terms
 
 
 def cosines(c: Candidates, kind: Literal["episode", "fact"], ids: Sequence[str]) -> None:
@@ -52,7 +51,10 @@ def discount_lent(c: Candidates, score: dict[Key, float], verdicts: Assessment) 
 
 
 _ENDING_LEADS = 3  # leading episodes whose things may have ended
-_FRAMES_SEARCHED = 5  # frames of leading statements the store is searched by, at most
+_FRAMES_SEARCHED = 3  # frames of leading statements the store is searched by, at most
+_FRAMED_CHARS = 280  # a statement said again for another value is short; a long reply's
+# frame is its own, and searching for it costs more than any other read of recall
+_PHRASE_WORDS = 6  # a frame's longest run is searched by its first this many words
 
 
 @lru_cache(maxsize=1024)
@@ -165,23 +167,40 @@ class CurrencyStep:
             by_link_only=apart,
         )
 
-    def _frames_to_search(self, query: str, leading: list[Episode]) -> list[list[str]]:
-        """For a question about now, the words of the first ``_FRAMES_SEARCHED`` frames
-        among the leading statements (memvault.language.claims.frame), to search the store
-        by: a newer statement in the same words for another value ("Signed the lease in
-        Ealing today." after "... in Walthamstow today.") may share no word with the
-        question and lie far from it in meaning, and it is the current one."""
-        if not (self.s.group_frames and self.s.group_cosine > 0 and groups.asks_about_now(query)):
-            return []
+    def _frames_to_search(
+        self, query: str, leading: list[Episode], at: datetime
+    ) -> tuple[list[list[str]], Callable[[Episode], bool]]:
+        """For a question about now, the longest run of words of the first
+        ``_FRAMES_SEARCHED`` frames among the leading statements (memvault.language.claims.
+        frame), each a phrase to search the store by, and which of its matches to read on:
+        a statement in a leading one's frame by its speaker, said later than each of them
+        and by ``at``. Such a newer statement for
+        another value ("Signed the lease in Ealing today." after "... in Walthamstow
+        today.") may share no word with the question and lie far from it in meaning, and it
+        is the current one."""
+        latest: dict[tuple[str, tuple[str, ...]], Episode] = {}
         out: list[list[str]] = []
-        for e in leading[: self.s.group_top]:
+        if self.s.group_frames and self.s.group_cosine > 0 and groups.asks_about_now(query):
+            for e in leading[: self.s.group_top]:
+                if _asks(e) or len(e.content) > _FRAMED_CHARS or (f := frame(e.content)) is None:
+                    continue
+                said = ((e.speaker or "").lower(), f)
+                latest[said] = max(latest.get(said, e), e, key=episode_order)
+                phrase = _longest_run(f)
+                if phrase and phrase not in out and len(out) < _FRAMES_SEARCHED:
+                    out.append(phrase)
+
+        def newer(e: Episode) -> bool:
             f = None if _asks(e) else frame(e.content)
-            terms = keyword_terms(" ".join(w for w in f if w != "_")) if f else []
-            if terms and terms not in out:
-                out.append(terms)
-            if len(out) >= _FRAMES_SEARCHED:
-                break
-        return out
+            last = latest.get(((e.speaker or "").lower(), f)) if f else None
+            return (
+                last is not None
+                and episode_order(e) > episode_order(last)
+                and e.expired_at is None
+                and e.occurred_at <= at
+            )
+
+        return out, newer
 
     def _framed_newer(
         self, c: Candidates, score: dict[Key, float], near_top: list[str], at: datetime
@@ -407,7 +426,7 @@ class CurrencyStep:
             [i for i in needed if i not in spare],
             follow,
             wanted_vectors,
-            self._frames_to_search(query, leading),
+            *self._frames_to_search(query, leading, at),
         )
         c.framed.update(loaded.framed)
         c.vectors.update(loaded.vectors)
@@ -480,3 +499,13 @@ def _holding_the_numbers_asked(c: Candidates, query: str, ids: list[str]) -> lis
     if not asked:
         return ids
     return [i for i in ids if asked <= claim_tokens(c.episodes[i].content)]
+
+
+def _longest_run(f: tuple[str, ...]) -> list[str]:
+    """The longest run of a frame's words between its slots (its first ``_PHRASE_WORDS``),
+    as one phrase to search by (``["signed the lease in"]`` for "Signed the lease in Ealing
+    today."): the store finds the statements that hold it verbatim, whatever else they
+    share with the question. Empty when no run has two words."""
+    runs = " ".join(f).split("_")
+    best = max((r.split() for r in runs), key=len, default=[])[:_PHRASE_WORDS]
+    return [" ".join(best)] if len(best) >= 2 else []
