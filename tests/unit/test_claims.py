@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memvault.language.claims import claim_tokens, distinguishing, frame, states_amount
+from memvault.recall.currency_step import _longest_run
 
 
 @pytest.mark.parametrize(
@@ -76,3 +77,21 @@ def test_no_frame_without_a_slot_or_with_too_few_words() -> None:
 )
 def test_a_text_that_says_a_number(text: str, says: bool) -> None:
     assert states_amount(text) is says
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("Signed the lease in Ealing today.", ["signed the lease in"]),
+        ("I've been moved under Osei.", ["i've been moved under"]),
+        # the longest run between the slots, at most six words
+        (
+            "Quick update from Rui: we finally agreed on the whole roadmap for Q3.",
+            ["we finally agreed on the whole"],
+        ),
+        ("Lisbon 2024 or Porto 2025 with Ana and Mel.", []),  # no run of two words
+    ],
+)
+def test_a_frame_is_searched_by_its_longest_run_of_words(text: str, phrase: list[str]) -> None:
+    f = frame(text)
+    assert (_longest_run(f) if f else []) == phrase
