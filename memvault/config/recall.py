@@ -200,9 +200,9 @@ class RecallSettings(BaseModel):
         'or a number ("I\'ve been moved under Priyanka." / "... under Osei.") are grouped, '
         "wherever they scored among the leading ones (memvault.language.claims.frame); a "
         "pair below ``group_band`` is grouped by its frame only. For a question about now the "
-        "store is also searched for the longest run of words of each of the first three leading "
-        "frames, as a phrase: a newer "
-        "statement in the same words by the same speaker joins, though no channel found it.",
+        "store is also searched for the longest run of words of the first three short leading "
+        "statements' frames, as a phrase: a newer statement in the same words by the same "
+        "speaker joins them, though no channel found it (memvault/recall/frame_search.py).",
     )
     group_endings: bool = Field(
         default=True,

@@ -20,13 +20,14 @@ from memvault.kg.store import Store
 from memvault.kg.update_questions import asked_attributes
 from memvault.kg.updates import statements
 from memvault.language.asked import asked_kind, asks_for_many
-from memvault.language.claims import claim_tokens, frame
+from memvault.language.claims import claim_tokens
 from memvault.language.endings import ends
 from memvault.language.person import in_first_person
 from memvault.language.text import sentences
-from memvault.recall import episode_updates, groups
+from memvault.recall import episode_updates, frame_search, groups
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency import Assessment, Verdict, assess
+from memvault.recall.groups import is_question
 
 
 def cosines(c: Candidates, kind: Literal["episode", "fact"], ids: Sequence[str]) -> None:
@@ -51,10 +52,6 @@ def discount_lent(c: Candidates, score: dict[Key, float], verdicts: Assessment) 
 
 
 _ENDING_LEADS = 3  # leading episodes whose things may have ended
-_FRAMES_SEARCHED = 3  # frames of leading statements the store is searched by, at most
-_FRAMED_CHARS = 280  # a statement said again for another value is short; a long reply's
-# frame is its own, and searching for it costs more than any other read of recall
-_PHRASE_WORDS = 6  # a frame's longest run is searched by its first this many words
 
 
 @lru_cache(maxsize=1024)
@@ -64,10 +61,6 @@ def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
 
 
-def _asks(e: Episode) -> bool:
-    return e.content.rstrip().endswith("?")
-
-
 def _about_oneself(e: Episode, c: Candidates, kind: str, values: Sequence[str]) -> bool:
     """A statement its speaker makes about themselves, not a question: one that names no
     one else when a place is asked for ("My sister Lena visits from Hamburg" is about Lena),
@@ -75,7 +68,7 @@ def _about_oneself(e: Episode, c: Candidates, kind: str, values: Sequence[str]) 
     is ("Tobi asked me out"; "Lena is coming to Lisbon" is not, nor a pasted script whose
     comment names "Max" pages after an "I")."""
     text = e.content.strip()
-    if _asks(e):
+    if is_question(e):
         return False
     if kind == "person":
         names = tuple(sorted({n.casefold() for x in values for n in c.names.get(x, []) if n}))
@@ -106,7 +99,6 @@ class CurrencyStep:
         query: str,
         score: dict[Key, float],
         answers: set[str],
-        at: datetime,
     ) -> dict[str, list[str]]:
         """For a question about now, the leading episodes that mean the same thing, grouped
         (memvault.recall.groups): the newest of each → the others. The statements the rules
@@ -130,18 +122,17 @@ class CurrencyStep:
         naming = self._answers_of_kind(c, query, leading) if self.s.group_kind else []
         ids += [i for i in naming if i not in ids]
         # a question states nothing ("Should I visit Antwerp or Ghent?"): it never leads
-        ids = [i for i in ids if not _asks(c.episodes[i])]
+        ids = [i for i in ids if not is_question(c.episodes[i])]
         ids = self._about_what_is_named(c, ids)
         framed: set[frozenset[str]] = set()
         apart: set[str] = set()  # framed statements below the band: grouped by frame only
         if self.s.group_frames:  # the same words for another value, wherever it scored
             near_top = [k[1] for k in leading[: self.s.group_top] if k[1] in c.episodes]
-            newer = self._framed_newer(c, score, near_top, at)
-            self.vectors_for(c, "episode", newer)
-            cosines(c, "episode", newer)
+            newer = frame_search.join_newer(c, score, near_top)
+            cosines(c, "episode", newer)  # their vectors came with read 4
             near_top += newer
             framed = groups.frame_pairs(
-                [c.episodes[i] for i in near_top if not _asks(c.episodes[i])]
+                [c.episodes[i] for i in near_top if not is_question(c.episodes[i])]
             )
             near = set(ids)
             joined = [
@@ -167,72 +158,6 @@ class CurrencyStep:
             by_link_only=apart,
         )
 
-    def _frames_to_search(
-        self, query: str, leading: list[Episode], at: datetime
-    ) -> tuple[list[list[str]], Callable[[Episode], bool]]:
-        """For a question about now, the longest run of words of the first
-        ``_FRAMES_SEARCHED`` frames among the leading statements (memvault.language.claims.
-        frame), each a phrase to search the store by, and which of its matches to read on:
-        a statement in a leading one's frame by its speaker, said later than each of them
-        and by ``at``. Such a newer statement for
-        another value ("Signed the lease in Ealing today." after "... in Walthamstow
-        today.") may share no word with the question and lie far from it in meaning, and it
-        is the current one."""
-        latest: dict[tuple[str, tuple[str, ...]], Episode] = {}
-        out: list[list[str]] = []
-        if self.s.group_frames and self.s.group_cosine > 0 and groups.asks_about_now(query):
-            for e in leading[: self.s.group_top]:
-                if _asks(e) or len(e.content) > _FRAMED_CHARS or (f := frame(e.content)) is None:
-                    continue
-                said = ((e.speaker or "").lower(), f)
-                latest[said] = max(latest.get(said, e), e, key=episode_order)
-                phrase = _longest_run(f)
-                if phrase and phrase not in out and len(out) < _FRAMES_SEARCHED:
-                    out.append(phrase)
-
-        def newer(e: Episode) -> bool:
-            f = None if _asks(e) else frame(e.content)
-            last = latest.get(((e.speaker or "").lower(), f)) if f else None
-            return (
-                last is not None
-                and episode_order(e) > episode_order(last)
-                and e.expired_at is None
-                and e.occurred_at <= at
-            )
-
-        return out, newer
-
-    def _framed_newer(
-        self, c: Candidates, score: dict[Key, float], near_top: list[str], at: datetime
-    ) -> list[str]:
-        """Statements the frame searches found (``c.framed``) that say, in the same words
-        as a leading statement of the same speaker, another value, later than it and by the
-        time recall looks from: each joins the candidates with the best score of the
-        leading statements of its frame (it answers what they answer) and is grouped by its
-        frame with them."""
-        best: dict[tuple[str, tuple[str, ...]], tuple[float, Episode]] = {}
-        for i in near_top:
-            e = c.episodes[i]
-            if not _asks(e) and (f := frame(e.content)) is not None:
-                said = ((e.speaker or "").lower(), f)
-                value, last = best.get(said, (0.0, e))
-                value = max(value, score.get(("episode", i), 0.0))
-                best[said] = (value, max(last, e, key=episode_order))
-        joined: list[str] = []
-        for rid, e in sorted(c.framed.items(), key=lambda item: episode_order(item[1])):
-            if rid in c.episodes or e.expired_at is not None or e.occurred_at > at or _asks(e):
-                continue
-            f = frame(e.content)
-            found = best.get(((e.speaker or "").lower(), f)) if f else None
-            if found is None or episode_order(e) <= episode_order(found[1]):
-                continue
-            c.episodes[rid] = e
-            c.keys.setdefault(("episode", rid), None)
-            score[("episode", rid)] = max(score.get(("episode", rid), 0.0), found[0])
-            joined.append(rid)
-        c.frame_joined.update(joined)
-        return joined
-
     def _endings(
         self, c: Candidates, score: dict[Key, float], ids: list[str]
     ) -> set[frozenset[str]]:
@@ -256,7 +181,7 @@ class CurrencyStep:
             if not named and said is not None and rid not in c.mentions:
                 found = (of_name.get(m.group(0).casefold()) for m in said.finditer(e.content))
                 named = {x for x in found if x is not None}
-            if not named or _asks(e) or not ends(e.content):
+            if not named or is_question(e) or not ends(e.content):
                 continue
             for i in lead:
                 old = c.episodes[i]
@@ -421,12 +346,15 @@ class CurrencyStep:
         known = [*leading, *spare.values(), *(c.episodes[i] for i in stated if i in c.episodes)]
         follow = sorted({r.episode_id for e in known for r in e.replaced_by} - set(needed))
         wanted_vectors = self._vectors_wanted(c, score, leading, [*needed, *follow], fresh_facts)
+        framing = s.group_frames and s.group_cosine > 0 and groups.asks_about_now(query)
+        search = frame_search.plan(leading[: s.group_top] if framing else [], at)
         loaded = self.store.episodes_read(
             c.ns,
             [i for i in needed if i not in spare],
             follow,
             wanted_vectors,
-            *self._frames_to_search(query, leading, at),
+            search.phrases,
+            search.keeps,
         )
         c.framed.update(loaded.framed)
         c.vectors.update(loaded.vectors)
@@ -499,13 +427,3 @@ def _holding_the_numbers_asked(c: Candidates, query: str, ids: list[str]) -> lis
     if not asked:
         return ids
     return [i for i in ids if asked <= claim_tokens(c.episodes[i].content)]
-
-
-def _longest_run(f: tuple[str, ...]) -> list[str]:
-    """The longest run of a frame's words between its slots (its first ``_PHRASE_WORDS``),
-    as one phrase to search by (``["signed the lease in"]`` for "Signed the lease in Ealing
-    today."): the store finds the statements that hold it verbatim, whatever else they
-    share with the question. Empty when no run has two words."""
-    runs = " ".join(f).split("_")
-    best = max((r.split() for r in runs), key=len, default=[])[:_PHRASE_WORDS]
-    return [" ".join(best)] if len(best) >= 2 else []

@@ -166,7 +166,7 @@ class Recaller:
         names = {n.lower() for s in view.speakers for n in (s, *s.split())}
         score = fusion.asks_cut(c, score, query, names, self.s.channel_weights)
         verdicts = self.currency.judge(c, query, at, score, k)
-        verdicts.newest = self.currency.newest_groups(c, query, score, verdicts.episode_answers, at)
+        verdicts.newest = self.currency.newest_groups(c, query, score, verdicts.episode_answers)
         discount_lent(c, score, verdicts)
         out.hits = rank(c, score, at, verdicts, k, self.s)
         if self.s.freeze_gc:

@@ -118,14 +118,30 @@ def naming_pairs(ids: Sequence[str]) -> set[frozenset[str]]:
     return {frozenset((a, b)) for n, a in enumerate(ids) for b in ids[n + 1 :]}
 
 
+Said = tuple[str, tuple[str, ...]]  # who said it, and in what words but for its values
+
+
+def is_question(e: Episode) -> bool:
+    """A turn that asks states nothing ("Should I visit Antwerp or Ghent?"): it never stands
+    for a newer version of anything."""
+    return e.content.rstrip().endswith("?")
+
+
+def said_in_frame(e: Episode) -> Said | None:
+    """Its speaker (case aside) and its frame (memvault.language.claims.frame): two
+    episodes with the same say one thing for different values. None without a frame."""
+    f = frame(e.content)
+    return None if f is None else ((e.speaker or "").lower(), f)
+
+
 def frame_pairs(episodes: Sequence[Episode]) -> set[frozenset[str]]:
     """Pairs of ``episodes`` one speaker said in the same words but for a name or a number
-    (memvault.language.claims.frame): "I've been moved under Priyanka." and, months later,
-    "I've been moved under Osei." answer one question, whatever their vectors say."""
-    by: dict[tuple[str, tuple[str, ...]], list[Episode]] = {}
+    (:func:`said_in_frame`): "I've been moved under Priyanka." and, months later, "I've
+    been moved under Osei." answer one question, whatever their vectors say."""
+    by: dict[Said, list[Episode]] = {}
     for e in episodes:
-        if (f := frame(e.content)) is not None:
-            by.setdefault(((e.speaker or "").lower(), f), []).append(e)
+        if (said := said_in_frame(e)) is not None:
+            by.setdefault(said, []).append(e)
     return {
         frozenset((a.id, b.id))
         for members in by.values()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memvault.language.claims import claim_tokens, distinguishing, frame, states_amount
-from memvault.recall.currency_step import _longest_run
+from memvault.recall.frame_search import longest_run
 
 
 @pytest.mark.parametrize(
@@ -94,4 +94,4 @@ def test_a_text_that_says_a_number(text: str, says: bool) -> None:
 )
 def test_a_frame_is_searched_by_its_longest_run_of_words(text: str, phrase: list[str]) -> None:
     f = frame(text)
-    assert (_longest_run(f) if f else []) == phrase
+    assert (longest_run(f) if f else []) == phrase
