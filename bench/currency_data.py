@@ -13,6 +13,13 @@ of saying a change, and the questions they are asked come from that family's que
 - family 3, *contrast with before*: the new value beside the old one ("Leaving Porto was hard,
   but Ghent already feels like home."), so the newest statement names the outdated value too.
 
+Besides "current" (what is true now) and "coexist" (the pets), each person is asked of every
+attribute that changed what was true **then**, at a time inside an earlier value's stretch
+(category ``then``: the statement of that value is the evidence, the statements after it are
+``later_turn_ids``), the time said in their family's way: 0 "in June 2025", 2 "five months
+ago", 1 "back in June" (no year), 3 "twelve weeks ago"; the question worded in the past tense
+of the family's ``ASK``.
+
 Families 0 and 2 are dev (tune on them), 1 and 3 test (report them). The words of these
 templates were written for this file, not taken from bench/temporal_data.py or the rules in
 memvault/kg/updates.py; the small talk shares words with the questions on purpose.
@@ -162,6 +169,25 @@ SMALL_TALK = [
     "My old flatmate visited and we talked for hours.",
     "What should I pack for a rainy city break?",
 ]
+THEN: dict[int, dict[str, str]] = {  # a past question; {t}: the time, said in the family's way
+    0: {"city": "Where did {n} live {t}?", "employer": "Who did {n} work for {t}?",
+        "team": "Which group was {n} in at work {t}?", "diet": "What did {n} eat {t}?",
+        "partner": "Who was {n} with {t}?"},
+    1: {"city": "Which city was {n} in {t}?", "employer": "What company was {n} at {t}?",
+        "team": "Who did {n} work with at the office {t}?", "diet": "How did {n} eat {t}?",
+        "partner": "Who was {n} dating {t}?"},
+    2: {"city": "Where was {n} based {t}?", "employer": "Where was {n} employed {t}?",
+        "team": "What team did {n} belong to {t}?", "diet": "What diet did {n} follow {t}?",
+        "partner": "Who was {n}'s partner {t}?"},
+    3: {"city": "What town did {n} call home {t}?", "employer": "Which employer did {n} have {t}?",
+        "team": "Which team was {n} part of {t}?", "diet": "What kind of food did {n} eat {t}?",
+        "partner": "Who was {n} seeing {t}?"},
+}  # fmt: skip
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December"]  # fmt: skip
+COUNTS = ["three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+          "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+          "twenty"]  # fmt: skip
 ASSISTANT = ["Noted!", "Good to know.", "Thanks for sharing.", "Sounds good.", "I see."]
 
 
@@ -172,6 +198,7 @@ class Person:
     family: int
     values: dict[str, list[str]] = field(default_factory=dict)
     said: dict[str, list[str]] = field(default_factory=dict)  # attribute → turn ids
+    said_at: dict[str, list[datetime]] = field(default_factory=dict)  # attribute → times
     pets: list[str] = field(default_factory=list)
 
 
@@ -232,8 +259,11 @@ def generate(people: int, seed: int) -> tuple[list[dict[str, Any]], list[dict[st
                         p.pets[p.pets.index("")] = tid
                     elif who == p.name and attr:
                         p.said.setdefault(attr, []).append(tid)
-        asked_at = (when + timedelta(days=rng.randint(2, 15))).isoformat()
-        questions += _questions(p, asked_at)
+                        p.said_at.setdefault(attr, []).append(when)
+        asked = when + timedelta(days=rng.randint(2, 15))
+        questions += _questions(p, asked.isoformat())
+        # a generator of its own: the turns and questions above stay those of earlier runs
+        questions += _then(random.Random(f"{seed}:{p.conv}"), p, asked)
     return turns, questions
 
 
@@ -262,6 +292,58 @@ def _questions(p: Person, asked_at: str) -> list[dict[str, Any]]:
             "evidence_turn_ids": list(p.pets),
         }
     )
+    return out
+
+
+def _when_said(
+    rng: random.Random, family: int, start: datetime, end: datetime, asked: datetime
+) -> str | None:
+    """A time inside ``start``..``end`` (a value's stretch) as the family says it, with a
+    margin either side; None when the stretch is too short for it."""
+    margin = timedelta(days=10)
+    if family in (0, 1):  # a whole month: "in June 2025" / "back in June"
+        months = []
+        for n in range(1, 12 if family == 1 else 24):
+            y, m = divmod(asked.year * 12 + asked.month - 1 - n, 12)
+            first = datetime(y, m + 1, 1, tzinfo=UTC)
+            last = datetime(y + (m == 11), (m + 1) % 12 + 1, 1, tzinfo=UTC)
+            if start + margin <= first and last + margin <= end:
+                months.append((MONTHS[m], y))
+        if not months:
+            return None
+        month, year = rng.choice(months)
+        return f"in {month} {year}" if family == 0 else f"back in {month}"
+    unit = 30 if family == 2 else 7  # "five months ago" / "twelve weeks ago"
+    counts = [
+        (i + 3, word) for i, word in enumerate(COUNTS)
+        if start + margin <= asked - timedelta(days=unit * (i + 3)) <= end - margin
+    ]  # fmt: skip
+    if not counts:
+        return None
+    _, word = rng.choice(counts)
+    return f"{word} {'months' if family == 2 else 'weeks'} ago"
+
+
+def _then(rng: random.Random, p: Person, asked: datetime) -> list[dict[str, Any]]:
+    """Per attribute that changed, one question about what was true at a time inside an
+    earlier value's stretch (none when no stretch is long enough to name a time in)."""
+    out = []
+    for attr in POOLS:
+        ids, times = p.said[attr], p.said_at[attr]
+        stretches = list(range(len(ids) - 1))
+        rng.shuffle(stretches)
+        for i in stretches:
+            said = _when_said(rng, p.family, times[i], times[i + 1], asked)
+            if said is None:
+                continue
+            out.append({
+                "conv_id": p.conv, "question_date": asked.isoformat(), "family": p.family,
+                "split": FAMILIES[p.family], "question_id": f"{p.conv}:{attr}:then",
+                "question": THEN[p.family][attr].format(n=p.name, t=said),
+                "category_name": "then", "attribute": attr,
+                "evidence_turn_ids": [ids[i]], "later_turn_ids": ids[i + 1:],
+            })  # fmt: skip
+            break
     return out
 
 

@@ -47,6 +47,12 @@ def score(questions: list[dict], ranked: dict[str, list[str]], k: int) -> dict[s
                 pos[newest] < pos.get(o, k) for o in q["outdated_turn_ids"]
             )
             cat["newest_above_outdated"].append(float(above))
+        if q["category_name"] == "then":  # what was true then, above what was said after it
+            then = q["evidence_turn_ids"][0]
+            cat["R@1_then"].append(float(bool(got) and got[0] == then))
+            pos = {t: i for i, t in enumerate(got)}
+            above = then in pos and all(pos[then] < pos.get(o, k) for o in q["later_turn_ids"])
+            cat["then_above_later"].append(float(above))
     return {
         c: {m: round(float(np.mean(v)), 4) for m, v in sorted(ms.items())}
         | {"n": len(next(iter(ms.values())))}
