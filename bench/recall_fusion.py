@@ -89,6 +89,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "kinds grouped": {"group_kind": True},
     "many grouped": {"group_many": True},
     "no frames": {"group_frames": False},
+    "not judged then": {"judge_then": False},
     **{f"group top {n}": {"group_top": n} for n in (40, 50)},
     **{f"time least {n}": {"time_least_days": n} for n in (1, 3, 14)},
     **{f"time {w}": {"channel_weights": {"time": w}} for w in (0.5, 1.0, 1.5)},

@@ -126,6 +126,13 @@ class RecallSettings(BaseModel):
         'it was said ("last month I drove to the coast", said in August, is about July: '
         "memvault.language.told).",
     )
+    judge_then: bool = Field(
+        default=True,
+        description='A question about a past time ("Where did I live in March?", "Who was I '
+        'seeing five months ago?") has its currency judged as of then: the statement true '
+        "then answers it, one made after it does not replace it (memvault.language.when."
+        "looked_back). Never a filter; off: judged as of the question's own time.",
+    )
     # per-type age decay exp(-λ·age_days); facts age through effective confidence instead
     decay_floor: float = Field(
         default=0.2,

@@ -8,7 +8,9 @@ and only for questions that hold a word of time at all). Its search also reads w
 merely can be dates ("second", "may", "march" as a verb), so a found expression counts only
 when it holds a unit, a month or day name, a number or "yesterday"/"ago". The spread grows
 with the distance: "yesterday" means that day, "about five months ago" a few weeks either
-side.
+side. A season ("last spring", "the summer of 2024") is its three months, as the northern
+hemisphere has them. ``looked_back``: the time a question about the past asks about, for
+recall to judge what was current as of then.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import math
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 _MONTHS = (
@@ -26,11 +29,12 @@ _MONTHS = (
 _DAYS = "monday tuesday wednesday thursday friday saturday sunday"
 MONTHS_AND_DAYS = frozenset(_MONTHS.split()) | frozenset(_DAYS.split())
 _CUE = re.compile(
-    rf"\b(?:ago|yesterday|last|days?|weeks?|months?|years?|{'|'.join(_MONTHS.split())}|"
+    rf"\b(?:ago|yesterday|last|days?|weeks?|months?|years?|spring|summer|autumn|fall|winter|{'|'.join(_MONTHS.split())}|"
     rf"{'|'.join(_DAYS.split())}|\d{{4}}|\d{{1,2}}/\d{{1,2}})\b",
     re.IGNORECASE,
 )
 _UNIT_DAYS = (("year", 365.0), ("month", 30.0), ("week", 7.0))
+_YEAR = re.compile(r"\b\d{4}\b")
 _MONTH = re.compile(rf"\b(?:{'|'.join(_MONTHS.split())})\b", re.IGNORECASE)
 _search: Any = None
 
@@ -80,6 +84,51 @@ def _week_of(question: str, base: datetime, least_days: float) -> Window | None:
     return Window(centre.replace(tzinfo=UTC), max(3.5, least_days), m.group(0))
 
 
+# a season, as the northern hemisphere has it: its middle month (winter's is January)
+_SEASONS = {"spring": 4, "summer": 7, "autumn": 10, "fall": 10, "winter": 1}
+_SEASON = re.compile(
+    r"\b(?:(last|this|past)\s+)?(spring|summer|autumn|fall|winter)\b(?:\s+(?:of\s+)?(\d{4}))?",
+    re.IGNORECASE,
+)
+
+
+def _season(question: str, base: datetime) -> Window | None:
+    """ "last spring", "this summer", "the winter of 2023", "in autumn 2024": that season's
+    three months (a spread of about 45 days around its middle month's 15th). "Last" is
+    the latest one over before ``base``, "this" this year's, a bare one the latest begun by
+    then; a year names the season of that year (winter: the one its January is in). None
+    for one not begun yet, or a season word with none of these ("a fall", "the summer
+    house")."""
+    m = _SEASON.search(question)
+    if m is None or not (
+        m.group(1)
+        or m.group(3)
+        or re.search(
+            rf"\b(?:in|during|over|through)\s+(?:the\s+)?{m.group(2)}\b", question, re.IGNORECASE
+        )
+    ):
+        return None
+    month = _SEASONS[m.group(2).lower()]
+    which = (m.group(1) or "").lower()
+    if m.group(3):
+        year = int(m.group(3))
+    elif which == "this":  # this year's (this winter: the one whose January is next)
+        year = base.year + (month == 1 and base.month == 12)
+    else:
+        year = base.year + 1
+        while True:  # the latest such season begun (or, for "last", over) by base
+            centre = datetime(year, month, 15)
+            begun = centre - timedelta(days=45) <= base
+            over = centre + timedelta(days=45) <= base
+            if over if which in ("last", "past") else begun:
+                break
+            year -= 1
+    centre = datetime(year, month, 15)
+    if centre - timedelta(days=45) > base:
+        return None
+    return Window(centre.replace(tzinfo=UTC), 45.0, m.group(0))
+
+
 _ASKS_WHEN = re.compile(
     r"^\W*(?:(?:since\s+)?when|how\s+long\s+ago|(?:what|which)\s+(?:date|day|month|year))\b",
     re.IGNORECASE,
@@ -93,6 +142,7 @@ def asks_when(question: str) -> bool:
     return _ASKS_WHEN.search(question) is not None
 
 
+@lru_cache(maxsize=256)
 def window(question: str, at: datetime, least_days: float = 1.0) -> Window | None:
     """The window the question's first time expression points at, seen from ``at``; None
     when it names no time (or only one after ``at``). ``least_days``: the narrowest spread,
@@ -103,6 +153,8 @@ def window(question: str, at: datetime, least_days: float = 1.0) -> Window | Non
     base = at.astimezone(UTC).replace(tzinfo=None)
     if (week := _week_of(question, base, least_days)) is not None:
         return week
+    if (season := _season(question, base)) is not None:
+        return season
     found = _searcher()(
         question,
         languages=["en"],
@@ -121,10 +173,10 @@ def window(question: str, at: datetime, least_days: float = 1.0) -> Window | Non
             continue
         unit = next((days for word, days in _UNIT_DAYS if word in said.lower()), 1.0)
         month = _MONTH.search(said)
-        if month and not re.search(r"\d", said):
+        if month and not re.search(r"\d", _YEAR.sub("", said)):
             if not month.group()[0].isupper():
                 continue  # "may", "march": more often a verb than a month in a question
-            when, unit = when.replace(day=15), 30.0  # "in March": the whole month
+            when, unit = when.replace(day=15), 30.0  # "in March (2025)": the whole month
         elif re.fullmatch(r"\D*\d{4}\D*", said) and not month:
             when, unit = when.replace(month=7, day=1), 365.0  # "in 2022": the whole year
         distance = max((base - when).total_seconds() / 86400.0, 0.0)
@@ -133,6 +185,26 @@ def window(question: str, at: datetime, least_days: float = 1.0) -> Window | Non
             spread += 0.15 * distance  # "about five months ago" is vaguer than "yesterday"
         return Window(when.replace(tzinfo=UTC), spread, said)
     return None
+
+
+_OPEN_ENDED = re.compile(r"\b(?:since|after|from|until|till|before|between)\s+(?:\w+\s+)?$")
+
+
+def looked_back(question: str, at: datetime, least_days: float = 1.0) -> Window | None:
+    """The time a question about the past points at ("Where did I live in March?", "Who
+    was I seeing five months ago?"): its window (``centre``: then), when the whole window
+    lies before ``at``. None for a question asking when, one naming no time or a time to come,
+    and a time that opens or closes a span ("since March", "before June", "between A and
+    B"): what was true then is not what it asks."""
+    if asks_when(question):
+        return None
+    found = window(question, at, least_days)
+    if found is None or found.centre + timedelta(days=found.spread_days) > at:
+        return None
+    head = question[: question.find(found.said)] if found.said in question else ""
+    if _OPEN_ENDED.search(head.lower()) or "–" in found.said:
+        return None
+    return found
 
 
 def _searcher() -> Any:

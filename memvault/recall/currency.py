@@ -65,6 +65,9 @@ class Assessment:
     episode_answers: set[str] = field(default_factory=set)
     # the newest of statements meaning the same thing → the others (memvault.recall.groups)
     newest: dict[str, list[str]] = field(default_factory=dict)
+    # a question about a past time (memvault.language.when.looked_back): the groups are
+    # ordered as of then, not as of the question's own time
+    then: datetime | None = None
 
 
 def _day(t: datetime) -> str:

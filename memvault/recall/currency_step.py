@@ -99,13 +99,16 @@ class CurrencyStep:
         query: str,
         score: dict[Key, float],
         answers: set[str],
+        then: datetime | None = None,
     ) -> dict[str, list[str]]:
         """For a question about now, the leading episodes that mean the same thing, grouped
         (memvault.recall.groups): the newest of each → the others. The statements the rules
         call the answer (``answers``) are among them wherever they scored: a rule knows
         some wordings of a change, so a newer statement it could not read may replace its
-        answer."""
-        if self.s.group_cosine <= 0 or not groups.asks_about_now(query):
+        answer. For a question about a past time (``then``: memvault.language.when.
+        looked_back) the same groups, which ranking orders as of then; nothing that ended
+        since then leads them."""
+        if self.s.group_cosine <= 0 or not (then or groups.asks_about_now(query)):
             return {}
         if not self.s.group_many and asks_for_many(query):
             return {}  # several answers stand side by side: a newer one replaces none
@@ -142,7 +145,7 @@ class CurrencyStep:
             apart = set(self._about_what_is_named(c, sorted(apart)))  # as the others
             ids += joined + [i for i in near_top if i in apart]
         ids = _holding_the_numbers_asked(c, query, ids)
-        ended = self._endings(c, score, ids) if self.s.group_endings else set()
+        ended = self._endings(c, score, ids) if self.s.group_endings and not then else set()
         ids += [i for pair in ended for i in pair if i not in ids]
         self.vectors_for(c, "episode", ids)
         cosines(c, "episode", [i for pair in ended for i in pair])

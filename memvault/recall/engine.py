@@ -61,6 +61,7 @@ from memvault.kg.update_questions import asked_attributes
 from memvault.kg.updates import STATEMENT_WORDS
 from memvault.language.asked import two_things
 from memvault.language.person import speakers_meant
+from memvault.language.when import looked_back
 from memvault.recall import fusion
 from memvault.recall.candidates import Candidates, Key
 from memvault.recall.currency_step import CurrencyStep, cosines, discount_lent
@@ -156,6 +157,7 @@ class Recaller:
         meant = speakers_meant(query, {normalize_name(n) for n in view.speakers})
         score = fusion.person_bonus(c, score, meant, self.s.channel_weights)
         score = fusion.session_lift(c, score, self.s.channel_weights)
+        untimed = score
         score = fusion.time_lift(
             c, score, query, at, self.s.channel_weights, self.s.time_least_days, self.s.time_told
         )
@@ -165,8 +167,18 @@ class Recaller:
         score = fusion.thin_cut(c, score, self.s.channel_weights)
         names = {n.lower() for s in view.speakers for n in (s, *s.split())}
         score = fusion.asks_cut(c, score, query, names, self.s.channel_weights)
-        verdicts = self.currency.judge(c, query, at, score, k)
-        verdicts.newest = self.currency.newest_groups(c, query, score, verdicts.episode_answers)
+        back = looked_back(query, at, self.s.time_least_days) if self.s.judge_then else None
+        then = back.centre if back else None
+        verdicts = self.currency.judge(c, query, then or at, score, k)
+        verdicts.then = then
+        # about a past time, the statements grouped are chosen by their relevance and by
+        # what is asked ("2025" in "in May 2025" is no number asked for): when each was said
+        # orders its group (as of then), the time lift does not choose them
+        grouped_by = {key: untimed.get(key, v) for key, v in score.items()} if then else score
+        asked = query.replace(back.said, " ") if back else query
+        verdicts.newest = self.currency.newest_groups(
+            c, asked, grouped_by, verdicts.episode_answers, then
+        )
         discount_lent(c, score, verdicts)
         out.hits = rank(c, score, at, verdicts, k, self.s)
         if self.s.freeze_gc:

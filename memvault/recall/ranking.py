@@ -40,7 +40,7 @@ def rank(
                 scored.append((key, score_episode(e, relevance, at, s, v)))
         else:
             f = c.facts.get(rid)
-            if f is not None and _visible_fact(f, at):
+            if f is not None and _visible_fact(f, at, verdicts.then):
                 v = verdicts.facts.get(rid)
                 scored.append((key, score_fact(f, relevance, at, s, v)))
     # the newest statement first, then the fact above it
@@ -55,7 +55,7 @@ def rank(
     # (the memories grouped come from there), whatever ``k`` is: the first ten are the same
     # whether ten or thirty were asked for
     window = max(k, s.group_top) if verdicts.newest else k
-    top = _newest_first(c, scored[:window], verdicts.newest)[:k]
+    top = _newest_first(c, scored[:window], verdicts.newest, verdicts.then)[:k]
     top = _each_thing_shown(top, scored, c.signal["parts"], k, c)
     return [_hit(c, key, f, repeats.get(key[1], [])) for key, f in top]
 
@@ -124,7 +124,10 @@ def _fold_repeats(scored: list[tuple[Key, Factors]], c: Candidates) -> dict[str,
 
 
 def _newest_first(
-    c: Candidates, top: list[tuple[Key, Factors]], newest: dict[str, list[str]]
+    c: Candidates,
+    top: list[tuple[Key, Factors]],
+    newest: dict[str, list[str]],
+    then: datetime | None = None,
 ) -> list[tuple[Key, Factors]]:
     """Inside each group of statements meaning the same thing (memvault.recall.groups), the
     newest takes the best of the group's places in ``top``, the next newest the next, and so
@@ -132,7 +135,9 @@ def _newest_first(
     stay the same, only their order changes. A statement is as new as the first time its
     speaker said those words: a repeat tells nothing new (the dream's duplicate merge keeps
     the first saying too), so "We should eat out this weekend", said again in September,
-    does not move above September's "I decided to eat everything again"."""
+    does not move above September's "I decided to eat everything again". A question about
+    a past time (``then``) is answered as of then: the newest said by then first, what was
+    said after it below them all (the earliest first: it was not yet true then)."""
     if not newest:
         return top
     place = {key: n for n, (key, _) in enumerate(top)}
@@ -153,6 +158,8 @@ def _newest_first(
             ),
             reverse=True,
         )
+        if then is not None:
+            ordered = _as_of(ordered, then, first, c)
         moved = {("episode", m): slot for m, slot in zip(ordered, slots, strict=True)}
         scores = {slot: top[slot][1].score for slot in slots}
         ended = [m for m in members if m in c.endings]
@@ -170,6 +177,11 @@ def _newest_first(
                 why = f"says that {earlier}" if key[1] in c.endings else f'ended later: "{end}"'
             elif key[1] in c.frame_joined:  # said whether or not it moved: found by the words
                 why = "said in the words of an earlier statement, for another value: newest first"
+            elif place[key] != slot and then is not None:
+                why = (
+                    f"{len(members)} statements mean the same thing: the newest said by "
+                    f"{then.date().isoformat()} first (the question asks about then)"
+                )
             elif place[key] != slot:
                 why = f"{len(members)} statements mean the same thing: newest first"
             else:
@@ -179,6 +191,16 @@ def _newest_first(
         for key, slot in moved.items():
             place[key] = slot
     return sorted(top, key=lambda item: place[item[0]])
+
+
+def _as_of(
+    ordered: list[str], then: datetime, first: dict[tuple[str, str], tuple], c: Candidates
+) -> list[str]:
+    """``ordered`` (newest first) as of ``then``: those first said by then in that order,
+    then the rest, earliest first; a judgment of worth still stands above both."""
+    by_then = [m for m in ordered if first[words_said(c.episodes[m])][0] <= then]
+    later = [m for m in reversed(ordered) if m not in by_then]
+    return sorted(by_then + later, key=lambda m: c.episodes[m].importance, reverse=True)
 
 
 def _first_said(c: Candidates) -> dict[tuple[str, str], tuple[datetime, str, int, str, str]]:
@@ -272,7 +294,9 @@ def _visible_episode(e: Episode, at: datetime) -> bool:
     return e.cooldown_until is None or e.cooldown_until <= at
 
 
-def _visible_fact(f: Fact, at: datetime) -> bool:
-    if not f.is_valid_at(at):
+def _visible_fact(f: Fact, at: datetime, then: datetime | None = None) -> bool:
+    """Valid at ``at`` or, for a question about a past time, then (a fact replaced since
+    answers "Where did I live in March?": what the vault holds was true then)."""
+    if not (f.is_valid_at(at) or (then is not None and f.is_valid_at(then))):
         return False
     return f.cooldown_until is None or f.cooldown_until <= at

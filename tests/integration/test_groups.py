@@ -420,3 +420,25 @@ def test_a_newer_statement_in_the_same_words_is_found_though_no_channel_finds_it
             hits[0].explanation.factors.currency_note or ""
         )
         assert NEW_LEASE not in [h.text for h in vault.recall(past, k=2)]
+
+
+def test_a_question_about_a_past_time_is_answered_as_of_then(tmp_path: Path) -> None:
+    """OLD was said on 1 March, NEW on 30 May. Asked in late June what Vera ate in April,
+    OLD leads (NEW was not yet said); asked what she ate in June, NEW leads: the group is
+    ordered as of the time the question names. With ``judge_then`` off the April question
+    is judged as of the question's own time, and NEW leads it too."""
+    clock = FixedClock(T + timedelta(days=120))
+    april, june = "What did Vera eat in April 2025?", "What did Vera eat in June 2025?"
+    with MemVault.open(tmp_path / "off.db", clock=clock, recall={"judge_then": False}) as off:
+        history(off)
+        april_off = order(off, april)
+    assert april_off.index(NEW) < april_off.index(OLD)
+    with MemVault.open(tmp_path / "on.db", clock=clock) as vault:
+        history(vault)
+        hits = vault.recall(april, k=6)
+        texts = [h.text for h in hits]
+        assert texts.index(OLD) < texts.index(NEW)  # both still there: never a filter
+        note = hits[texts.index(OLD)].explanation.factors.currency_note or ""
+        assert "the newest said by 2025-04-15 first" in note
+        later = order(vault, june)
+        assert later.index(NEW) < later.index(OLD)

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memvault.language.when import asks_when, window
+from memvault.language.when import asks_when, looked_back, window
 
 AT = datetime(2025, 10, 20, 12, tzinfo=UTC)
 
@@ -103,3 +103,74 @@ def test_a_week_of_a_month_and_a_span_between_two_dates() -> None:
 )
 def test_a_question_asking_for_a_time_is_known_by_how_it_opens(question: str, asks: bool) -> None:
     assert asks_when(question) is asks
+
+
+def test_a_month_with_its_year_is_the_whole_month_too() -> None:
+    """ "in June 2025" is June, as "in June" is (dateparser alone read it as the question's
+    day of that month, a window one day wide)."""
+    june = window("Where did Gael live in June 2025?", AT)
+    assert june is not None
+    assert (june.centre.year, june.centre.month, june.centre.day, june.spread_days) == (
+        2025,
+        6,
+        15,
+        15.0,
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "at", "centre"),
+    [
+        ("Which part of town was I in last spring?", AT, datetime(2025, 4, 15)),
+        # in April, "last spring" is the one before: this one is not over
+        ("Which part of town was I in last spring?", AT.replace(month=4), datetime(2024, 4, 15)),
+        ("What did we do this summer?", AT, datetime(2025, 7, 15)),
+        ("Where did I live in the winter of 2023?", AT, datetime(2023, 1, 15)),
+        ("Who was I seeing in autumn 2024?", AT, datetime(2024, 10, 15)),
+        ("What did I cook during the fall?", AT, datetime(2025, 10, 15)),  # the one begun
+    ],
+)
+def test_a_season_is_its_three_months(question: str, at: datetime, centre: datetime) -> None:
+    w = window(question, at)
+    assert w is not None and w.centre == centre.replace(tzinfo=UTC) and w.spread_days == 45.0
+
+
+@pytest.mark.parametrize(
+    "question", ["What about the summer house?", "Did I have a fall last week?", "Spring rolls?"]
+)
+def test_a_season_word_that_names_no_time_opens_no_season(question: str) -> None:
+    w = window(question, AT)
+    assert w is None or w.spread_days != 45.0
+
+
+def test_this_season_not_yet_begun_is_no_window() -> None:
+    assert window("What will we do this summer?", datetime(2025, 4, 20, tzinfo=UTC)) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "then"),
+    [
+        ("Where did I live in March?", datetime(2025, 3, 15, tzinfo=UTC)),
+        ("Who was I seeing five months ago?", datetime(2025, 5, 20, 12, tzinfo=UTC)),
+        ("Which part of town was I in last spring?", datetime(2025, 4, 15, tzinfo=UTC)),
+    ],
+)
+def test_a_question_about_a_past_time_looks_back_to_it(question: str, then: datetime) -> None:
+    back = looked_back(question, AT, 7.0)
+    assert back is not None and back.centre == then
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Where do I live?",  # no time
+        "When did I move, in March?",  # asks for a time
+        "What have I cooked since March?",  # a time that opens a span: not a moment
+        "Where did I live before June 2025?",
+        "What happened between March and May?",
+        "What did I eat yesterday?",  # its window reaches the question's own time
+        "What is planned for next month?",
+    ],
+)
+def test_a_question_not_about_one_past_time_does_not_look_back(question: str) -> None:
+    assert looked_back(question, AT, 7.0) is None
