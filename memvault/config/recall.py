@@ -128,10 +128,11 @@ class RecallSettings(BaseModel):
     )
     judge_then: bool = Field(
         default=True,
-        description='A question about a past time ("Where did I live in March?", "Who was I '
-        'seeing five months ago?") has its currency judged as of then: the statement true '
-        "then answers it, one made after it does not replace it (memvault.language.when."
-        "looked_back). Never a filter; off: judged as of the question's own time.",
+        description='A question about a state at a past time ("Where did I live in March?", '
+        '"Who was I seeing five months ago?") has its currency judged as of then: the '
+        "statement true then answers it, one made after it does not replace it (memvault."
+        "language.when.looked_back). Not for an event, which the time lift finds. Never a "
+        "filter; off: judged as of the question's own time.",
     )
     # per-type age decay exp(-λ·age_days); facts age through effective confidence instead
     decay_floor: float = Field(

@@ -150,7 +150,9 @@ class CurrencyStep:
         self.vectors_for(c, "episode", ids)
         cosines(c, "episode", [i for pair in ended for i in pair])
         vectors = {i: v for i in ids if (v := c.vectors.get(("episode", i))) is not None}
-        linked = self._naming(c, ids) if self.s.group_named else set()
+        # about a past time, ranking asks which statements name a value: their mentions
+        named = self._naming(c, ids) if self.s.group_named or then else set()
+        linked = named if self.s.group_named else set()
         linked |= groups.naming_pairs(naming) | framed | ended
         return groups.newest_of_groups(
             [c.episodes[i] for i in ids],

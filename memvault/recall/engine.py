@@ -167,8 +167,14 @@ class Recaller:
         score = fusion.thin_cut(c, score, self.s.channel_weights)
         names = {n.lower() for s in view.speakers for n in (s, *s.split())}
         score = fusion.asks_cut(c, score, query, names, self.s.channel_weights)
-        back = looked_back(query, at, self.s.time_least_days) if self.s.judge_then else None
+        # a state asked about (an attribute with one value at a time: "where did I live in
+        # March?"); an event ("which ramen place did I try three weeks ago?") is found by the
+        # time lift alone: the one nearest then, not the last one before it
+        judged = self.s.judge_then and self.s.currency and asked_attributes(query)
+        back = looked_back(query, at, self.s.time_least_days) if judged else None
         then = back.centre if back else None
+        if then and not any(e.occurred_at <= then for e in c.episodes.values()):
+            then = back = None  # before all it holds ("the 2016 election"): no as-of reading
         verdicts = self.currency.judge(c, query, then or at, score, k)
         verdicts.then = then
         # about a past time, the statements grouped are chosen by their relevance and by

@@ -196,10 +196,14 @@ def _newest_first(
 def _as_of(
     ordered: list[str], then: datetime, first: dict[tuple[str, str], tuple], c: Candidates
 ) -> list[str]:
-    """``ordered`` (newest first) as of ``then``: those first said by then in that order,
-    then the rest, earliest first; a judgment of worth still stands above both."""
-    by_then = [m for m in ordered if first[words_said(c.episodes[m])][0] <= then]
-    later = [m for m in reversed(ordered) if m not in by_then]
+    """``ordered`` (newest first) as of ``then``: those first said by then, the ones naming
+    something (a value: "Long day at Kestrel Pay again") before the ones that name nothing
+    ("Work had way too many meetings again", which a loose group holds too), each newest
+    first; then the rest, earliest first. A judgment of worth still stands above all."""
+    said = {m: first[words_said(c.episodes[m])][0] for m in ordered}
+    by_then = [m for m in ordered if said[m] <= then]
+    by_then.sort(key=lambda m: bool(c.mentions.get(m, set()) - c.speaking), reverse=True)
+    later = [m for m in reversed(ordered) if said[m] > then]
     return sorted(by_then + later, key=lambda m: c.episodes[m].importance, reverse=True)
 
 

@@ -442,3 +442,21 @@ def test_a_question_about_a_past_time_is_answered_as_of_then(tmp_path: Path) -> 
         assert "the newest said by 2025-04-15 first" in note
         later = order(vault, june)
         assert later.index(NEW) < later.index(OLD)
+
+
+def test_an_event_at_a_past_time_is_the_one_nearest_then_not_the_last_before(
+    tmp_path: Path,
+) -> None:
+    """Which ramen place, about three weeks ago: the visit two weeks ago is nearest then,
+    though said after the window's centre. An event is no state: the as-of reading is for
+    a question about an attribute with one value at a time, and the time lift finds the
+    event."""
+    asked_at = T + timedelta(days=120)
+    visits = [(70, "Koji"), (14, "Hoshi"), (2, "Tonkotsu Ya")]
+    with MemVault.open(tmp_path / "v.db", clock=FixedClock(asked_at)) as vault:
+        for n, (days, place) in enumerate(visits):
+            at = asked_at - timedelta(days=days)
+            vault.write(f"Tried a new ramen place tonight: {place}.", speaker="Vera",
+                        session_id=f"r{n}", now=at)  # fmt: skip
+        texts = order(vault, "Which ramen place did I try about three weeks ago?")
+    assert texts[0] == "Tried a new ramen place tonight: Hoshi."
