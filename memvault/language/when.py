@@ -29,7 +29,8 @@ _MONTHS = (
 _DAYS = "monday tuesday wednesday thursday friday saturday sunday"
 MONTHS_AND_DAYS = frozenset(_MONTHS.split()) | frozenset(_DAYS.split())
 _CUE = re.compile(
-    rf"\b(?:ago|yesterday|last|days?|weeks?|months?|years?|spring|summer|autumn|fall|winter|{'|'.join(_MONTHS.split())}|"
+    rf"\b(?:ago|yesterday|last|days?|weeks?|months?|years?|spring|summer|autumn|fall|winter|"
+    rf"{'|'.join(_MONTHS.split())}|"
     rf"{'|'.join(_DAYS.split())}|\d{{4}}|\d{{1,2}}/\d{{1,2}})\b",
     re.IGNORECASE,
 )

@@ -42,7 +42,10 @@ def rank(
             f = c.facts.get(rid)
             if f is not None and _visible_fact(f, at, verdicts.then):
                 v = verdicts.facts.get(rid)
-                scored.append((key, score_fact(f, relevance, at, s, v)))
+                factors = score_fact(f, relevance, at, s, v)
+                if verdicts.then is not None and not f.is_valid_at(at):
+                    factors.currency_note = _true_then(f, verdicts.then, factors.currency_note)
+                scored.append((key, factors))
     # the newest statement first, then the fact above it
     _answers_rank_first(scored, set(verdicts.episode_answers), "episode", s.current_factor)
     _answers_rank_first(scored, {f.id for f in verdicts.answers}, "fact", s.answer_factor)
@@ -296,6 +299,14 @@ def _visible_episode(e: Episode, at: datetime) -> bool:
     if e.expired_at is not None or e.occurred_at > at:
         return False
     return e.cooldown_until is None or e.cooldown_until <= at
+
+
+def _true_then(f: Fact, then: datetime, note: str | None) -> str:
+    """A fact shown because it was true at the time the question asks about: never taken
+    for the current situation."""
+    ended = f.invalid_at.date().isoformat() if f.invalid_at else "since"
+    said = f"true on {then.date().isoformat()}, the time asked about; no longer: ended {ended}"
+    return f"{note}; {said}" if note else said
 
 
 def _visible_fact(f: Fact, at: datetime, then: datetime | None = None) -> bool:

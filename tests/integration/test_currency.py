@@ -184,6 +184,8 @@ def test_a_question_about_a_past_time_gets_what_was_true_then(tmp_path: Path) ->
             assert _pos(texts, "live in Berlin") < _pos(texts, "moved to Lisbon")
             assert replaced and replaced[0].fact is not None
             assert replaced[0].fact.invalid_at is not None  # replaced since, true then
+            note = replaced[0].explanation.factors.currency_note or ""
+            assert "the time asked about; no longer: ended" in note  # never taken as current
             now = vault.recall(Q, namespace="maya", k=10, now=NOW)
             assert "Lisbon" in now[0].text
             assert not [h for h in now if h.kind == "fact" and "Berlin" in h.text]
