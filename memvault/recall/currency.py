@@ -69,6 +69,15 @@ class Assessment:
     # ordered as of then, not as of the question's own time
     then: datetime | None = None
 
+    def seen_from(self, then: datetime) -> None:
+        """Judged as of ``then`` (a question about a past time): each verdict says so, so
+        "the newest statement" is never read as the newest one now."""
+        self.then = then
+        said = f" (as of {_day(then)}, the time asked about)"
+        for verdicts in (self.facts, self.episodes):
+            for key, v in verdicts.items():
+                verdicts[key] = Verdict(v.factor, v.why + said)
+
 
 def _day(t: datetime) -> str:
     return t.date().isoformat()

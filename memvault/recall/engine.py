@@ -176,7 +176,8 @@ class Recaller:
         if then and not any(e.occurred_at <= then for e in c.episodes.values()):
             then = back = None  # before all it holds ("the 2016 election"): no as-of reading
         verdicts = self.currency.judge(c, query, then or at, score, k)
-        verdicts.then = then
+        if then:
+            verdicts.seen_from(then)
         # about a past time, the statements grouped are chosen by their relevance and by
         # what is asked ("2025" in "in May 2025" is no number asked for): when each was said
         # orders its group (as of then), the time lift does not choose them

@@ -181,6 +181,7 @@ def test_a_question_about_a_past_time_gets_what_was_true_then(tmp_path: Path) ->
                 continue
             texts = [h.text for h in then]
             assert "Berlin" in texts[0]
+            assert "(as of 2025-04-15, the time asked about)" in then[0].explanation.text()
             assert _pos(texts, "live in Berlin") < _pos(texts, "moved to Lisbon")
             assert replaced and replaced[0].fact is not None
             assert replaced[0].fact.invalid_at is not None  # replaced since, true then
