@@ -150,9 +150,9 @@ class CurrencyStep:
         self.vectors_for(c, "episode", ids)
         cosines(c, "episode", [i for pair in ended for i in pair])
         vectors = {i: v for i in ids if (v := c.vectors.get(("episode", i))) is not None}
-        # about a past time, ranking asks which statements name a value: their mentions
-        named = self._naming(c, ids) if self.s.group_named or then else set()
-        linked = named if self.s.group_named else set()
+        if then:  # ranking orders a group as of then by which statements name a value
+            self._read_names(c, ids)
+        linked = self._naming(c, ids) if self.s.group_named else set()
         linked |= groups.naming_pairs(naming) | framed | ended
         return groups.newest_of_groups(
             [c.episodes[i] for i in ids],
@@ -210,7 +210,7 @@ class CurrencyStep:
         named = {e.id for e in c.query_entities}
         if not named:
             return ids
-        self._naming(c, ids)  # the mentions and the speakers' entities of ``ids``, read
+        self._read_names(c, ids)
         named -= c.speaking
         if not named:
             return ids
@@ -267,6 +267,12 @@ class CurrencyStep:
     def _naming(self, c: Candidates, ids: list[str]) -> set[frozenset[str]]:
         """Pairs of ``ids`` that both name something other than their speakers (two
         answers to one "which"/"who"/"where" question), from the store's mentions."""
+        self._read_names(c, ids)
+        named = [i for i in ids if c.mentions.get(i, set()) - c.speaking]
+        return groups.naming_pairs(named)
+
+    def _read_names(self, c: Candidates, ids: list[str]) -> None:
+        """The mentions of ``ids`` and the entities of their speakers, read once a recall."""
         unread = [i for i in ids if i not in c.mentions]  # the judge read the leading ones
         for m in self.store.mentions_of(c.ns, unread) if unread else ():
             c.mentions[m.episode_id].add(m.entity_id)
@@ -274,8 +280,6 @@ class CurrencyStep:
         if speakers:
             c.speaking |= {e.id for e in self.store.find_entities(c.ns, sorted(speakers))}
             c.speakers_read |= speakers
-        named = [i for i in ids if c.mentions.get(i, set()) - c.speaking]
-        return groups.naming_pairs(named)
 
     def judge(
         self,

@@ -5,7 +5,6 @@ an undone dream gives back the old ranking exactly."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 from memvault import MemVault
 from tests import maya
@@ -161,32 +160,3 @@ def test_a_question_about_getting_to_work_is_not_answered_by_the_employer(
     commute = vault.recall("How does Priya get to work now?", namespace="priya", now=at)
     assert all(h.kind == "episode" for h in commute[:2])  # the employer fact answers nothing
     assert all("answers the question" not in h.explanation.text() for h in commute)
-
-
-def test_a_question_about_a_past_time_gets_what_was_true_then(tmp_path: Path) -> None:
-    """Asked at NOW where Maya lived in April 2025 (Berlin, from January until her move in
-    June), after the dream replaced Berlin with Lisbon: Berlin leads, the replaced fact is
-    shown (it was true then), and Lisbon's statement, said after, is below it; asked where
-    she lives, Lisbon leads and the replaced fact is not shown. With ``judge_then`` off the
-    question is judged as of NOW and the replaced fact stays hidden."""
-    asked = "Where did Maya live in April 2025?"
-    for on in (True, False):
-        with MemVault.open(tmp_path / f"{on}.db", recall={"judge_then": on}) as vault:
-            maya.write(vault, START, namespace="maya")
-            vault.dream(namespace="maya", apply=True, force=True, now=NOW)
-            then = vault.recall(asked, namespace="maya", k=10, now=NOW)
-            replaced = [h for h in then if h.kind == "fact" and "Berlin" in h.text]
-            if not on:
-                assert replaced == []
-                continue
-            texts = [h.text for h in then]
-            assert "Berlin" in texts[0]
-            assert "(as of 2025-04-15, the time asked about)" in then[0].explanation.text()
-            assert _pos(texts, "live in Berlin") < _pos(texts, "moved to Lisbon")
-            assert replaced and replaced[0].fact is not None
-            assert replaced[0].fact.invalid_at is not None  # replaced since, true then
-            note = replaced[0].explanation.factors.currency_note or ""
-            assert "the time asked about; no longer: ended" in note  # never taken as current
-            now = vault.recall(Q, namespace="maya", k=10, now=NOW)
-            assert "Lisbon" in now[0].text
-            assert not [h for h in now if h.kind == "fact" and "Berlin" in h.text]
