@@ -108,6 +108,9 @@ for person in (0.0, 0.1, 0.2, 0.3, 0.5):
 for where in (0.0, 0.15, 0.3, 0.5):
     CONFIGS[f"where {where}"] = {"channel_weights": {"where": where}}
 
+for names in (0.0, 0.15, 0.3, 0.5):
+    CONFIGS[f"names {names}"] = {"channel_weights": {"names": names}}
+
 for context in (0.5, 0.25, 0.0):
     for session in (0.4, 0.2, 0.0):
         CONFIGS[f"context {context}, session {session}"] = {

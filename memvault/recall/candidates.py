@@ -15,7 +15,7 @@ from memvault.recall.scoring import Factors
 Key = tuple[str, str]  # (kind, id)
 SIGNALS = (
     "dense", "keyword", "graph", "actor", "person", "context", "session", "time", "phrase",
-    "thin", "when", "amount", "asks", "flat", "parts", "where",
+    "thin", "when", "amount", "asks", "flat", "parts", "where", "names",
 )  # fmt: skip
 
 

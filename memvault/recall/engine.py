@@ -164,6 +164,7 @@ class Recaller:
         score = fusion.when_lift(c, score, query, self.s.channel_weights)
         score = fusion.amount_lift(c, score, query, self.s.channel_weights)
         score = fusion.where_lift(c, score, query, self.s.channel_weights)
+        score = fusion.names_lift(c, score, query, self.s.channel_weights)
         score = fusion.thin_cut(c, score, self.s.channel_weights)
         names = {n.lower() for s in view.speakers for n in (s, *s.split())}
         score = fusion.asks_cut(c, score, query, names, self.s.channel_weights)

@@ -2,7 +2,8 @@
 base relevance (score or rank fusion of the dense, keyword and graph channels), and the
 adjustments on top of it that need no store: who said it (actor), the session's best
 (session), the time the question names (time), a time a turn names when asked when (when), a
-number a turn says when asked how many or how much (amount), the query's words quoted
+number a turn says when asked how many or how much (amount), a place when asked
+where (where), a name when asked which thing (names), the query's words quoted
 verbatim (phrase), a turn that says too little (thin) or only asks (asks); and the memories
 closest to each of two things a question asks about (parts), which ranking gives a place.
 Each records its signal on the candidates, so a hit's explanation shows its part, and each
@@ -24,6 +25,7 @@ from memvault.kg.model import Episode, MemoryType, normalize_name, words_said
 from memvault.language.asked import asked_kind, asks_amount, asks_to_count
 from memvault.language.claims import states_amount
 from memvault.language.mood import asks_only
+from memvault.language.naming import asks_which_thing, names_one, question_stems
 from memvault.language.places import names_a_place
 from memvault.language.told import told
 from memvault.language.when import asks_when, window
@@ -305,6 +307,23 @@ def where_lift(
         return score
     return _turns_scaled(
         c, score, "where", weight, 1.0 + weight, lambda _, e: names_a_place(e.content)
+    )
+
+
+def names_lift(
+    c: Candidates, score: dict[Key, float], query: str, w: Mapping[str, float]
+) -> dict[Key, float]:
+    """A question asking which thing ("Which fund did you recommend to me?":
+    memvault.language.naming) favours the conversation turns with a sentence that shares its
+    words and names one ("… a Vanguard LifeStrategy fund for simplicity."), over turns that
+    share its words alike and name nothing: × (1 + ``w_names``). Conversation turns only;
+    never a filter."""
+    weight = w.get("names", 0.0)
+    if weight <= 0 or not asks_which_thing(query):
+        return score
+    asked = question_stems(query)
+    return _turns_scaled(
+        c, score, "names", weight, 1.0 + weight, lambda _, e: names_one(e.content, asked)
     )
 
 

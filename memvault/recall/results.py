@@ -66,6 +66,8 @@ class Explanation(BaseModel):
             extra.append(f"says a number, asked how many: × {1 + self.signals['amount']:.2f}")
         if self.signals.get("where"):
             extra.append(f"names a place, asked where: × {1 + self.signals['where']:.2f}")
+        if self.signals.get("names"):
+            extra.append(f"names one, asked which: × {1 + self.signals['names']:.2f}")
         if self.signals.get("flat"):
             extra.append(
                 "its words are shared by many memories alike: the keyword channel weighed "

@@ -1,0 +1,67 @@
+"""A question asking which thing ("Which fund did you recommend to me?", "What walking route
+did you suggest?") is answered by a turn that names one: a sentence that shares a word with
+the question and says a capitalised name the question does not ("A good choice would be a
+Vanguard LifeStrategy fund for simplicity."). Among turns that share the question's words
+alike ("index fund" in every reply), the one that names something is the one that answers.
+Grammar only (question words, capitals, sentences): no names are looked up. Pure."""
+
+from __future__ import annotations
+
+import re
+
+from memvault.language.asked import asked_kind, asks_amount
+from memvault.language.stem import stem
+from memvault.language.when import MONTHS_AND_DAYS, asks_when
+from memvault.language.words import STOPWORDS, tokens
+
+# "which" / "what" and the noun phrase it opens ("what marathon method"), not a verb ("what
+# did", "what is") nor a pronoun ("what you")
+_WHICH = re.compile(r"\b(?:which|what)\s+([A-Za-z][\w'’-]*)", re.IGNORECASE)
+_NOT_A_THING = frozenset(
+    "do does did is are was were am has have had will would can could should may might "
+    "i you he she it we they my your his her our their to about if else of".split()
+)
+# what a time or an amount question asks ("what time", "what year") has its own lift
+_TIME_NOUNS = frozenset("time day date year month week hour age".split())
+_SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
+_NAME = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*")
+_NOT_A_NAME = frozenset("i i'm i'd i've i'll ok okay".split())
+
+
+def asks_which_thing(question: str) -> bool:
+    """The question asks which thing of a kind, by a noun after "which" or "what": not a
+    place or a person (their own lifts), a time or an amount."""
+    m = _WHICH.search(question)
+    if m is None:
+        return False
+    noun = m.group(1).lower()
+    if noun in _NOT_A_THING or noun in _TIME_NOUNS:
+        return False
+    return asked_kind(question) is None and not asks_when(question) and not asks_amount(question)
+
+
+def question_stems(question: str) -> frozenset[str]:
+    """The stems of the question's telling words (no stop words)."""
+    return frozenset(stem(w) for w in tokens(question) if w not in STOPWORDS and len(w) > 1)
+
+
+def names_one(text: str, asked: frozenset[str]) -> bool:
+    """Whether a sentence of ``text`` shares a word (by stem) with the question whose stems
+    are ``asked`` and names something the question does not: a capitalised word that is not
+    the sentence's first, not "I", a month or a day."""
+    for sentence in _SENTENCE.split(text):
+        words = tokens(sentence)
+        if not words or not asked.intersection(stem(w) for w in words):
+            continue
+        for m in _NAME.finditer(sentence):
+            word = m.group().lower().strip("'’-")
+            if m.start() == _first_letter(sentence) or word in _NOT_A_NAME:
+                continue
+            if word not in MONTHS_AND_DAYS and stem(word) not in asked:
+                return True
+    return False
+
+
+def _first_letter(sentence: str) -> int:
+    m = re.search(r"[A-Za-z]", sentence)
+    return m.start() if m else -1

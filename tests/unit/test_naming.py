@@ -1,0 +1,63 @@
+"""A question asking which thing, and a turn that names one (memvault.language.naming):
+question words, capitals and sentences, no list of names."""
+
+from __future__ import annotations
+
+import pytest
+
+from memvault.language.naming import asks_which_thing, names_one, question_stems
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which fund did you recommend to me?",
+        "What walking route did you suggest in Lisbon?",
+        "what kind of pottery did Mel make?",
+        "Which book should I read next, according to you?",
+    ],
+)
+def test_questions_asking_which_thing(question: str) -> None:
+    assert asks_which_thing(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What did Caroline research?",  # no noun after "what"
+        "What is my favourite colour?",
+        "What time is the match?",  # a time: the when lift's
+        "Which city do I live in?",  # a place: the where lift's
+        "Which manager do I report to?",  # a person
+        "How many books did I read?",
+        "Tell me about the trip.",
+    ],
+)
+def test_questions_asking_something_else(question: str) -> None:
+    assert not asks_which_thing(question)
+
+
+FUND = question_stems("Which fund did you recommend to me?")
+
+
+def test_a_sentence_sharing_the_question_word_and_naming_something() -> None:
+    assert names_one("A good choice would be a Vanguard LifeStrategy fund for simplicity.", FUND)
+    # the name may sit in any sentence that shares a word, not only the first
+    assert names_one("Start small. Many recommend the Fidelity Freedom fund.", FUND)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # shares the words, names nothing
+        "It is worth keeping notes on index fund so you can see what you tried.",
+        # names something, in a sentence that shares no word with the question
+        "It is worth keeping notes on index fund. We met Priya in Porto.",
+        # the first word of a sentence, "I", a month or a day are no names
+        "Funds vary. I recommend it. In March I looked at funds again on Friday.",
+        # a capital the question itself says
+        "Which Fund? The fund you asked about.",
+    ],
+)
+def test_turns_that_name_nothing_new(text: str) -> None:
+    assert not names_one(text, FUND)
