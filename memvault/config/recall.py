@@ -22,7 +22,7 @@ CHANNEL_WEIGHTS = {
     "when": 0.2,
     "amount": 0.3,
     "where": 0.3,
-    "names": 0.3,
+    "names": 0.5,
     "thin": 0.5,
     "asks": 0.3,
 }

@@ -21,6 +21,8 @@ _NOT_A_THING = frozenset(
     "do does did is are was were am has have had will would can could should may might "
     "i you he she it we they my your his her our their to about if else of".split()
 )
+# "what kind of pottery", "which types of cars": a kind is asked for, not one thing by name
+_KIND = frozenset("kind kinds sort sorts type types".split())
 # what a time or an amount question asks ("what time", "what year") has its own lift
 _TIME_NOUNS = frozenset("time day date year month week hour age".split())
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
@@ -30,12 +32,12 @@ _NOT_A_NAME = frozenset("i i'm i'd i've i'll ok okay".split())
 
 def asks_which_thing(question: str) -> bool:
     """The question asks which thing of a kind, by a noun after "which" or "what": not a
-    place or a person (their own lifts), a time or an amount."""
+    place or a person (their own lifts), a time or an amount, nor a kind ("what kind of")."""
     m = _WHICH.search(question)
     if m is None:
         return False
     noun = m.group(1).lower()
-    if noun in _NOT_A_THING or noun in _TIME_NOUNS:
+    if noun in _NOT_A_THING or noun in _TIME_NOUNS or noun in _KIND:
         return False
     return asked_kind(question) is None and not asks_when(question) and not asks_amount(question)
 
@@ -45,10 +47,11 @@ def question_stems(question: str) -> frozenset[str]:
     return frozenset(stem(w) for w in tokens(question) if w not in STOPWORDS and len(w) > 1)
 
 
-def names_one(text: str, asked: frozenset[str]) -> bool:
+def names_one(text: str, asked: frozenset[str], speakers: frozenset[str] = frozenset()) -> bool:
     """Whether a sentence of ``text`` shares a word (by stem) with the question whose stems
     are ``asked`` and names something the question does not: a capitalised word that is not
-    the sentence's first, not "I", a month or a day."""
+    the sentence's first, not "I", a month or a day, nor one of the chat's ``speakers``
+    (lower-cased names and their parts: "Hey Calvin!" names no thing)."""
     for sentence in _SENTENCE.split(text):
         words = tokens(sentence)
         if not words or not asked.intersection(stem(w) for w in words):
@@ -57,7 +60,7 @@ def names_one(text: str, asked: frozenset[str]) -> bool:
             word = m.group().lower().strip("'’-")
             if m.start() == _first_letter(sentence) or word in _NOT_A_NAME:
                 continue
-            if word not in MONTHS_AND_DAYS and stem(word) not in asked:
+            if word not in MONTHS_AND_DAYS and word not in speakers and stem(word) not in asked:
                 return True
     return False
 

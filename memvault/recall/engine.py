@@ -164,9 +164,9 @@ class Recaller:
         score = fusion.when_lift(c, score, query, self.s.channel_weights)
         score = fusion.amount_lift(c, score, query, self.s.channel_weights)
         score = fusion.where_lift(c, score, query, self.s.channel_weights)
-        score = fusion.names_lift(c, score, query, self.s.channel_weights)
-        score = fusion.thin_cut(c, score, self.s.channel_weights)
         names = {n.lower() for s in view.speakers for n in (s, *s.split())}
+        score = fusion.names_lift(c, score, query, names, self.s.channel_weights)
+        score = fusion.thin_cut(c, score, self.s.channel_weights)
         score = fusion.asks_cut(c, score, query, names, self.s.channel_weights)
         # a state asked about (an attribute with one value at a time: "where did I live in
         # March?"); an event ("which ramen place did I try three weeks ago?") is found by the

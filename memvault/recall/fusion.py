@@ -311,19 +311,24 @@ def where_lift(
 
 
 def names_lift(
-    c: Candidates, score: dict[Key, float], query: str, w: Mapping[str, float]
+    c: Candidates,
+    score: dict[Key, float],
+    query: str,
+    speakers: set[str],
+    w: Mapping[str, float],
 ) -> dict[Key, float]:
     """A question asking which thing ("Which fund did you recommend to me?":
     memvault.language.naming) favours the conversation turns with a sentence that shares its
     words and names one ("… a Vanguard LifeStrategy fund for simplicity."), over turns that
-    share its words alike and name nothing: × (1 + ``w_names``). Conversation turns only;
-    never a filter."""
+    share its words alike and name nothing: × (1 + ``w_names``). The chat's ``speakers``
+    (lower-cased names and their parts) name no thing. Conversation turns only; never a
+    filter."""
     weight = w.get("names", 0.0)
     if weight <= 0 or not asks_which_thing(query):
         return score
-    asked = question_stems(query)
+    asked, said = question_stems(query), frozenset(speakers)
     return _turns_scaled(
-        c, score, "names", weight, 1.0 + weight, lambda _, e: names_one(e.content, asked)
+        c, score, "names", weight, 1.0 + weight, lambda _, e: names_one(e.content, asked, said)
     )
 
 
