@@ -7,7 +7,9 @@ Grammar only (question words, capitals, sentences): no names are looked up. Pure
 
 from __future__ import annotations
 
+import bisect
 import re
+from functools import lru_cache
 
 from memvault.language.asked import asked_kind, asks_amount
 from memvault.language.stem import stem
@@ -25,9 +27,10 @@ _NOT_A_THING = frozenset(
 _KIND = frozenset("kind kinds sort sorts type types".split())
 # what a time or an amount question asks ("what time", "what year") has its own lift
 _TIME_NOUNS = frozenset("time day date year month week hour age".split())
-_SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
+_SENTENCE = re.compile(r"[.!?;:]\s+|\n+")
 _NAME = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*")
 _NOT_A_NAME = frozenset("i i'm i'd i've i'll ok okay".split())
+_LETTER = re.compile(r"[A-Za-z]")
 
 
 def asks_which_thing(question: str) -> bool:
@@ -51,20 +54,43 @@ def names_one(text: str, asked: frozenset[str], speakers: frozenset[str] = froze
     """Whether a sentence of ``text`` shares a word (by stem) with the question whose stems
     are ``asked`` and names something the question does not: a capitalised word that is not
     the sentence's first, not "I", a month or a day, nor one of the chat's ``speakers``
-    (lower-cased names and their parts: "Hey Calvin!" names no thing)."""
-    for sentence in _SENTENCE.split(text):
-        words = tokens(sentence)
-        if not words or not asked.intersection(stem(w) for w in words):
+    (lower-cased names and their parts: "Hey Calvin!" names no thing). The question's words
+    are found first (one scan of the text), and only their sentences
+    are read for names: recall asks this of every candidate of a question asking which
+    thing."""
+    shares = _sharing(asked)
+    if shares is None:
+        return False
+    ends: list[int] = []
+    read: set[int] = set()  # the sentences (by index) already read for names
+    for w in shares.finditer(text):
+        if stem(w.group().lower()) not in asked:
+            continue  # "fundamental" begins with "fund" and is another word
+        if not ends:
+            ends = [b.end() for b in _SENTENCE.finditer(text)]
+        i = bisect.bisect_right(ends, w.start())
+        if i in read:
             continue
-        for m in _NAME.finditer(sentence):
+        read.add(i)
+        begin = ends[i - 1] if i else 0
+        stop = ends[i] if i < len(ends) else len(text)
+        first = _LETTER.search(text, begin, stop)
+        for m in _NAME.finditer(text, begin, stop):
             word = m.group().lower().strip("'’-")
-            if m.start() == _first_letter(sentence) or word in _NOT_A_NAME:
+            if first is not None and m.start() == first.start():
+                continue  # the sentence's first word: capitalised whatever it is
+            if word in _NOT_A_NAME or word in MONTHS_AND_DAYS or word in speakers:
                 continue
-            if word not in MONTHS_AND_DAYS and word not in speakers and stem(word) not in asked:
+            if stem(word) not in asked:
                 return True
     return False
 
 
-def _first_letter(sentence: str) -> int:
-    m = re.search(r"[A-Za-z]", sentence)
-    return m.start() if m else -1
+@lru_cache(maxsize=64)
+def _sharing(asked: frozenset[str]) -> re.Pattern[str] | None:
+    """The words of a sentence that begin with one of the question's stems ("recommended",
+    "funds"): those whose own stem is one of them share a word with the question."""
+    if not asked:
+        return None
+    alternatives = "|".join(sorted(map(re.escape, asked), key=len, reverse=True))
+    return re.compile(rf"\b(?:{alternatives})[\w'’-]*", re.IGNORECASE)
