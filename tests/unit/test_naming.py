@@ -4,6 +4,8 @@ question words, capitals and sentences, no list of names."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memvault.language.naming import asks_which_thing, names_one, question_stems
 
@@ -64,3 +66,13 @@ def test_a_sentence_sharing_the_question_word_and_naming_something() -> None:
 )
 def test_turns_that_name_nothing_new(text: str) -> None:
     assert not names_one(text, FUND, frozenset({"calvin"}))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=400), st.text(max_size=120))
+def test_any_text_and_question_are_read_without_error(text: str, question: str) -> None:
+    """Real turns are dirty (control characters, other scripts, regex metacharacters in a
+    question's words): each is read, never a traceback."""
+    assert isinstance(asks_which_thing(question), bool)
+    assert isinstance(names_one(text, question_stems(question)), bool)
+    assert isinstance(names_one(text, question_stems("which (a+)* [fund] did you pick?")), bool)
