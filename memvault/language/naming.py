@@ -28,9 +28,12 @@ _KIND = frozenset("kind kinds sort sorts type types".split())
 # what a time or an amount question asks ("what time", "what year") has its own lift
 _TIME_NOUNS = frozenset("time day date year month week hour age".split())
 _SENTENCE = re.compile(r"[.!?;:]\s+|\n+")
+# a capitalised word: in ASCII text by the regex alone; elsewhere any word that opens with a
+# letter, a name when that letter is a capital (str.isupper: "Zürich", "Ørsted")
 _NAME = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*")
+_WORD = re.compile(r"(?<![\w'’-])[^\W\d_][\w'’-]*")
 _NOT_A_NAME = frozenset("i i'm i'd i've i'll ok okay".split())
-_LETTER = re.compile(r"[A-Za-z]")
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 def asks_which_thing(question: str) -> bool:
@@ -75,7 +78,10 @@ def names_one(text: str, asked: frozenset[str], speakers: frozenset[str] = froze
         begin = ends[i - 1] if i else 0
         stop = ends[i] if i < len(ends) else len(text)
         first = _LETTER.search(text, begin, stop)
-        for m in _NAME.finditer(text, begin, stop):
+        names = _NAME if text.isascii() else _WORD
+        for m in names.finditer(text, begin, stop):
+            if not m.group()[0].isupper():
+                continue
             word = m.group().lower().strip("'’-")
             if first is not None and m.start() == first.start():
                 continue  # the sentence's first word: capitalised whatever it is

@@ -47,6 +47,8 @@ def test_a_sentence_sharing_the_question_word_and_naming_something() -> None:
     assert names_one("A good choice would be a Vanguard LifeStrategy fund for simplicity.", FUND)
     # the name may sit in any sentence that shares a word, not only the first
     assert names_one("Start small. Many recommend the Fidelity Freedom fund.", FUND)
+    # a capital of any script
+    assert names_one("For a green fund, look at Ørsted-linked ones.", FUND)
 
 
 @pytest.mark.parametrize(
