@@ -3,14 +3,13 @@ share its words alike (issue "Recall on real conversations": what the assistant 
 
 from __future__ import annotations
 
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from memvault import FixedClock, MemVault
+from memvault import FixedClock
 from memvault.embed.onnx import OnnxEmbedder
-from tests.conftest import T0
+from tests.lifts import asked_on_and_off
 
 TALK = [
     ("user", "Can you help me think through my index fund?"),
@@ -23,20 +22,8 @@ NAMED = "A good choice would be a Vanguard LifeStrategy fund for simplicity."
 
 
 def _hits(tmp_path: Path, minilm: OnnxEmbedder, clock: FixedClock, question: str) -> dict:
-    out = {}
-    for weight in (0.5, 0.0):
-        vault = MemVault.open(
-            tmp_path / f"names-{weight}-{len(question)}.db",
-            embedder=minilm,
-            clock=clock,
-            recall={"channel_weights": {"names": weight}},
-        )
-        for n, (speaker, text) in enumerate([*TALK[:3], ("assistant", NAMED), *TALK[3:]]):
-            at = T0 + timedelta(days=5 * n)
-            vault.write(text, speaker=speaker, session_id=f"s{n}", occurred_at=at)
-        out[weight] = vault.recall(question, k=10, now=T0 + timedelta(days=60))
-        vault.close()
-    return out
+    said = [*TALK[:3], ("assistant", NAMED), *TALK[3:]]
+    return asked_on_and_off(tmp_path, minilm, clock, "names", 0.5, said, question)
 
 
 def test_a_question_asking_which_thing_lifts_the_turn_that_names_one(

@@ -3,14 +3,13 @@ with it (issue "Recall on real conversations": knowledge updates said in other w
 
 from __future__ import annotations
 
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from memvault import FixedClock, MemVault
+from memvault import FixedClock
 from memvault.embed.onnx import OnnxEmbedder
-from tests.conftest import T0
+from tests.lifts import asked_on_and_off
 
 TALK = [
     "Can you help me think through my neighbourhood?",
@@ -22,21 +21,9 @@ LEASE = "Signed the lease in Ealing today."
 
 
 def _scores(tmp_path: Path, minilm: OnnxEmbedder, clock: FixedClock, question: str) -> dict:
-    out = {}
-    for weight in (0.3, 0.0):
-        vault = MemVault.open(
-            tmp_path / f"where-{weight}-{len(question)}.db",
-            embedder=minilm,
-            clock=clock,
-            recall={"channel_weights": {"where": weight}},
-        )
-        for n, text in enumerate([*TALK[:2], LEASE, *TALK[2:]]):
-            at = T0 + timedelta(days=5 * n)
-            vault.write(text, speaker="user", session_id=f"s{n}", occurred_at=at)
-        hits = vault.recall(question, k=10, now=T0 + timedelta(days=60))
-        out[weight] = {h.text: h for h in hits}
-        vault.close()
-    return out
+    said = [("user", text) for text in [*TALK[:2], LEASE, *TALK[2:]]]
+    hits = asked_on_and_off(tmp_path, minilm, clock, "where", 0.3, said, question)
+    return {weight: {h.text: h for h in found} for weight, found in hits.items()}
 
 
 def test_a_question_asking_where_lifts_the_turn_that_names_a_place(
