@@ -58,9 +58,8 @@ def names_one(text: str, asked: frozenset[str], speakers: frozenset[str] = froze
     are ``asked`` and names something the question does not: a capitalised word that is not
     the sentence's first, not "I", a month or a day, nor one of the chat's ``speakers``
     (lower-cased names and their parts: "Hey Calvin!" names no thing). The question's words
-    are found first (one scan of the text), and only their sentences
-    are read for names: recall asks this of every candidate of a question asking which
-    thing."""
+    are found first (one scan of the text), and only their sentences are read for names:
+    recall asks this of every candidate of a question asking which thing."""
     shares = _sharing(asked)
     if shares is None:
         return False

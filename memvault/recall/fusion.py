@@ -2,8 +2,8 @@
 base relevance (score or rank fusion of the dense, keyword and graph channels), and the
 adjustments on top of it that need no store: who said it (actor), the session's best
 (session), the time the question names (time), a time a turn names when asked when (when), a
-number a turn says when asked how many or how much (amount), a place when asked
-where (where), a name when asked which thing (names), the query's words quoted
+number a turn says when asked how many or how much (amount), a place a turn names when asked
+where (where), a thing a turn names when asked which (names), the query's words quoted
 verbatim (phrase), a turn that says too little (thin) or only asks (asks); and the memories
 closest to each of two things a question asks about (parts), which ranking gives a place.
 Each records its signal on the candidates, so a hit's explanation shows its part, and each
